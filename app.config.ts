@@ -1,0 +1,5 @@
+export default defineAppConfig({
+  ui: {
+    colors: { primary: 'indigo', neutral: 'zinc' },
+  },
+})

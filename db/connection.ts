@@ -1,0 +1,76 @@
+// postgres.js + drizzle to a server address: all the hub's Nitro server needs (the
+// embedded database is started by the launcher, which hands its address over).
+import postgres from 'postgres'
+import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
+import * as schema from './schema'
+import { DatabaseSetupError } from './errors'
+
+export type Db = PostgresJsDatabase<typeof schema>
+export type Sql = postgres.Sql
+
+export interface Database {
+  db: Db
+  sql: Sql
+  /** Address to hand to child processes (as their DATABASE_URL). */
+  url: string
+  kind: 'embedded' | 'external'
+  close: () => Promise<void>
+}
+
+/** The URL with any password replaced, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.toString()
+  }
+  catch {
+    return '(unparseable URL)'
+  }
+}
+
+export function connect(url: string, max: number): Sql {
+  return postgres(url, { max, onnotice: () => {}, connect_timeout: 10, idle_timeout: 30 })
+}
+
+export async function checkServer(sql: Sql, url: string): Promise<void> {
+  try {
+    await sql`select 1`
+  }
+  catch (error) {
+    throw new DatabaseSetupError(
+      `Cannot connect to the database at ${redactUrl(url)}: ${(error as Error).message}`,
+      'Check DATABASE_URL (host, port, user, password, database name) and that the server is running; unset it to use the embedded database.',
+    )
+  }
+  const [row] = await sql<{ available: boolean }[]>`
+    select exists(select 1 from pg_available_extensions where name = 'vector') as available`
+  if (!row?.available) {
+    throw new DatabaseSetupError(
+      `The PostgreSQL server at ${redactUrl(url)} has no pgvector extension.`,
+      'Install pgvector ≥ 0.5 on that server (Debian: postgresql-<major>-pgvector, or build it from source; see README), or unset DATABASE_URL to use the embedded database.',
+    )
+  }
+}
+
+/** Connects to a PostgreSQL server and checks it can serve Synedre OS (reachable, pgvector). */
+export async function connectDatabase(url: string, options: { max?: number, kind?: Database['kind'] } = {}): Promise<Database> {
+  let sql: Sql
+  try {
+    sql = connect(url, options.max ?? 10)
+  }
+  catch (error) {
+    throw new DatabaseSetupError(
+      `DATABASE_URL is not a valid PostgreSQL address (${(error as Error).message}).`,
+      'Write it as postgres://user:password@host:5432/database, or unset it to use the embedded database.',
+    )
+  }
+  try {
+    await checkServer(sql, url)
+  }
+  catch (error) {
+    await sql.end({ timeout: 1 }).catch(() => {})
+    throw error
+  }
+  return { db: drizzle(sql, { schema }), sql, url, kind: options.kind ?? 'external', close: () => sql.end({ timeout: 5 }) }
+}

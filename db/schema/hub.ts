@@ -1,0 +1,32 @@
+import { bigserial, boolean, check, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+
+export const HUB_ROLES = ['founder', 'operator', 'viewer'] as const
+export type HubRole = typeof HUB_ROLES[number]
+
+/** People who may sign in to the hub. */
+export const hubUsers = pgTable('hub_users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  role: text('role').$type<HubRole>().notNull(),
+  passwordHash: text('password_hash').notNull(),
+  active: boolean('active').notNull().default(true),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+}, table => [
+  check('hub_users_role_check', sql`${table.role} in ('founder', 'operator', 'viewer')`),
+])
+
+/** Every human action in the hub. Append-only: a trigger refuses UPDATE and DELETE. */
+export const hubAudit = pgTable('hub_audit', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  actor: text('actor').notNull(),
+  action: text('action').notNull(),
+  target: text('target'),
+  details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+}, table => [index('hub_audit_at_idx').on(table.at)])
+
+export type HubUser = typeof hubUsers.$inferSelect
+export type HubAuditEntry = typeof hubAudit.$inferSelect

@@ -1,0 +1,67 @@
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+
+/** The automation registry; `active = false` is the circuit breaker (the seed's `active = 0`). */
+export const opsAutomations = pgTable('ops_automations', {
+  name: text('name').primaryKey(),
+  schedule: text('schedule').notNull(),
+  scope: text('scope').notNull(),
+  description: text('description').notNull().default(''),
+  active: boolean('active').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: text('updated_by'),
+})
+
+export const CRON_RUN_STATUSES = ['running', 'ok', 'failed', 'skipped'] as const
+export type CronRunStatus = typeof CRON_RUN_STATUSES[number]
+
+/** One row per automate execution, including the ones skipped by the breaker or a held lease. */
+export const opsCronRuns = pgTable('ops_cron_runs', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  automation: text('automation').notNull(),
+  status: text('status').$type<CronRunStatus>().notNull(),
+  reason: text('reason'),
+  args: jsonb('args').$type<string[]>().notNull().default([]),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  endedAt: timestamp('ended_at', { withTimezone: true }),
+  exitCode: integer('exit_code'),
+  durationMs: integer('duration_ms'),
+  outputTail: text('output_tail'),
+}, table => [
+  index('ops_cron_runs_automation_started_idx').on(table.automation, table.startedAt),
+  check('ops_cron_runs_status_check', sql`${table.status} in ('running', 'ok', 'failed', 'skipped')`),
+])
+
+/**
+ * Lease locks. Advisory locks are not exclusive on the embedded server (all connections
+ * share one backend), so a lock is a row claimed by one atomic statement and heartbeated.
+ */
+export const opsLocks = pgTable('ops_locks', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  acquiredAt: timestamp('acquired_at', { withTimezone: true }).notNull(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+})
+
+/** Alerts raised by guardians; one row per (kind, subject, holder) so a stuck lease alerts once. */
+export const opsAlerts = pgTable('ops_alerts', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  kind: text('kind').notNull(),
+  subject: text('subject').notNull(),
+  holder: text('holder').notNull().default(''),
+  message: text('message').notNull(),
+  details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
+  notifiedAt: timestamp('notified_at', { withTimezone: true }),
+  resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+}, table => [uniqueIndex('ops_alerts_kind_subject_holder_key').on(table.kind, table.subject, table.holder)])
+
+export type OpsAutomation = typeof opsAutomations.$inferSelect
+export type OpsCronRun = typeof opsCronRuns.$inferSelect
+export type OpsLock = typeof opsLocks.$inferSelect
+export type OpsAlert = typeof opsAlerts.$inferSelect

@@ -1,0 +1,29 @@
+// What an automate is: a named job with a run function that receives its dependencies
+// and returns an exit code. The supervision wrapper (supervise.ts) runs every one of them.
+import type { Db } from '../../../db/client'
+
+export interface AutomateContext {
+  db: Db
+  /** Flags as given on the command line (after the automate's name). */
+  args: string[]
+  /** Writes a line to stdout and to the execution log's output tail. */
+  log: (line: string) => void
+  /** Aborted when the lease is lost or the process is asked to stop. */
+  signal: AbortSignal
+  host: string
+  now: () => Date
+}
+
+export interface AutomateDefinition {
+  name: string
+  description: string
+  /** What the automate touches: shown in the hub registry. */
+  scope: string
+  /** Lease time-to-live; the wrapper heartbeats at a third of it. */
+  leaseTtlMs?: number
+  run: (ctx: AutomateContext) => Promise<number>
+}
+
+export function defineAutomate(definition: AutomateDefinition): AutomateDefinition {
+  return definition
+}

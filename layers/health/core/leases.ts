@@ -1,0 +1,41 @@
+// Lease locks on ops_locks: claimed by one atomic statement, heartbeated while held,
+// free for the taking once expired. The same on PGlite and on PostgreSQL.
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../../db/client'
+import type { OpsLock } from '../../../db/schema'
+
+export interface LeaseOwner {
+  /** Unique per acquisition: a restarted process never mistakes an old lease for its own. */
+  holder: string
+  host: string
+  pid: number
+}
+
+export async function acquireLease(db: Db, name: string, owner: LeaseOwner, ttlMs: number): Promise<boolean> {
+  const rows = await db.execute<{ holder: string }>(sql`
+    insert into ops_locks (name, holder, host, pid, acquired_at, heartbeat_at, expires_at)
+    values (${name}, ${owner.holder}, ${owner.host}, ${owner.pid}, now(), now(), now() + make_interval(secs => ${ttlMs / 1000}))
+    on conflict (name) do update
+      set holder = excluded.holder, host = excluded.host, pid = excluded.pid,
+          acquired_at = excluded.acquired_at, heartbeat_at = excluded.heartbeat_at, expires_at = excluded.expires_at
+      where ops_locks.expires_at < now()
+    returning holder`)
+  return rows[0]?.holder === owner.holder
+}
+
+/** Extends the lease; false when it was lost (expired and taken by another holder). */
+export async function heartbeatLease(db: Db, name: string, holder: string, ttlMs: number): Promise<boolean> {
+  const rows = await db.execute<{ name: string }>(sql`
+    update ops_locks set heartbeat_at = now(), expires_at = now() + make_interval(secs => ${ttlMs / 1000})
+    where name = ${name} and holder = ${holder}
+    returning name`)
+  return rows.length === 1
+}
+
+export async function releaseLease(db: Db, name: string, holder: string): Promise<void> {
+  await db.execute(sql`delete from ops_locks where name = ${name} and holder = ${holder}`)
+}
+
+export async function readLease(db: Db, name: string): Promise<OpsLock | undefined> {
+  return await db.query.opsLocks.findFirst({ where: (locks, { eq }) => eq(locks.name, name) })
+}

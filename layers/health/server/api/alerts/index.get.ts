@@ -1,0 +1,7 @@
+import { desc } from 'drizzle-orm'
+import { opsAlerts } from '../../../../../db/schema'
+
+export default defineEventHandler(async () => {
+  const db = await useDb()
+  return await db.select().from(opsAlerts).orderBy(desc(opsAlerts.raisedAt)).limit(100)
+})

@@ -1,0 +1,4 @@
+// The learning domain: core/ (framework-free logic), server/api/ (thin routes), pages/hub/learning/.
+export default defineNuxtConfig({
+  srcDir: '.',
+})

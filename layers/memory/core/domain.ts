@@ -1,0 +1,15 @@
+import type { DomainDescriptor } from '../../../shared/domain'
+
+/** What the hub shows of this domain in its sidebar and landing page. */
+export const domain: DomainDescriptor = {
+  id: 'memory',
+  title: 'Memory',
+  icon: 'i-lucide-brain',
+  summary: 'The vault, the vector index and hybrid recall.',
+  planned: [
+    'Vault notes indexed with their frontmatter and links',
+    'Embeddings of scars, doctrines, procedures and more',
+    'Hybrid recall (semantic + lexical) with its evaluation gate',
+    'The user model',
+  ],
+}

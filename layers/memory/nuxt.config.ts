@@ -1,0 +1,4 @@
+// The memory domain: core/ (framework-free logic), server/api/ (thin routes), pages/hub/memory/.
+export default defineNuxtConfig({
+  srcDir: '.',
+})

@@ -1,0 +1,28 @@
+// The hub. The root keeps the design card's layout (pages/, components/, composables/,
+// app.vue at the top level), so srcDir is the root; each domain is a layer under layers/
+// (auto-registered by Nuxt).
+export default defineNuxtConfig({
+  compatibilityDate: '2026-11-01',
+  srcDir: '.',
+  modules: ['@nuxt/ui', '@nuxt/eslint', '@pinia/nuxt', '@vueuse/nuxt', 'nuxt-auth-utils'],
+  css: ['~/assets/css/main.css'],
+  devtools: { enabled: false },
+  telemetry: false,
+  // Offline machines: no remote font providers; Inter is served from @fontsource-variable.
+  ui: { fonts: false },
+  icon: {
+    provider: 'none',
+    clientBundle: { scan: true, sizeLimitKb: 512 },
+    serverBundle: { collections: ['lucide'] },
+  },
+  typescript: { strict: true },
+  eslint: { config: { stylistic: false } },
+  runtimeConfig: {
+    // Filled from NUXT_SESSION_PASSWORD (or SESSION_PASSWORD via the launcher); never committed.
+    session: { name: 'synedre-session', maxAge: 60 * 60 * 12, password: '' },
+  },
+  nitro: {
+    // node-pty, PGlite and the database drivers stay outside the server bundle.
+    externals: { inline: [] },
+  },
+})

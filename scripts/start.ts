@@ -1,0 +1,130 @@
+// npm start: the embedded database (unless DATABASE_URL), migrations, the first founder
+// account, the hub on port 3000 (built first when needed) and the crontab supervisor.
+// Ctrl-C stops everything: automates, the hub server, then the database.
+//   npm start -- [--port N] [--dev] [--no-supervisor]
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { join } from 'node:path'
+import { defaultDataDir, openDatabase, redactUrl } from '../db/client'
+import { migrateDatabase } from '../db/migrate'
+import { countFounders, ensureFirstFounder } from '../server/core/users'
+import { startSupervisor } from '../automates/supervisor'
+import { runCli, UsageError } from './lib/cli'
+import { checkPortFree } from './lib/port'
+import { sessionSecret } from './lib/session-secret'
+import { buildHub, buildIsCurrent } from './lib/build'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+function log(line: string) {
+  process.stdout.write(`[synedre] ${line}\n`)
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the hub server exited with code ${child.exitCode} while starting`)
+    try {
+      const response = await fetch(`${url}/api/health`)
+      if (response.ok) return
+    }
+    catch { /* not listening yet */ }
+    await new Promise(resolve => setTimeout(resolve, 250))
+  }
+  throw new Error(`the hub did not answer on ${url}/api/health within ${timeoutMs / 1000} s`)
+}
+
+function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), graceMs)
+    child.once('exit', () => {
+      clearTimeout(force)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
+runCli(async () => {
+  const { values } = parseArgs({
+    options: { 'port': { type: 'string' }, 'dev': { type: 'boolean' }, 'no-supervisor': { type: 'boolean' } },
+  })
+  const port = Number(values.port ?? process.env.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`"${values.port ?? process.env.PORT}" is not a port number`, 'Give a port between 1 and 65535 (--port or PORT).')
+  const host = process.env.HOST || '0.0.0.0'
+  await checkPortFree(port, host).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `Port ${port} is already in use (${error.code ?? error.message}); another program, or another hub, is listening there.`,
+      `Stop that program, or start the hub on another port: PORT=${port + 1} npm start.`,
+      1,
+    )
+  })
+
+  const dataDir = defaultDataDir()
+  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, max: 5 })
+  let server: ChildProcess | undefined
+  let supervisor: Awaited<ReturnType<typeof startSupervisor>> | undefined
+  let stopping: Promise<void> | undefined
+  const shutdown = () => stopping ??= (async () => {
+    log('stopping…')
+    await supervisor?.stop()
+    if (server) await stopChild(server)
+    await database.close()
+    log('stopped; the database is closed.')
+  })()
+
+  try {
+    log(database.kind === 'embedded' ? `embedded database in ${join(dataDir, 'pglite')}` : `database ${redactUrl(database.url)}`)
+    await migrateDatabase(database)
+    const founder = await ensureFirstFounder(database.db, { email: process.env.HUB_ADMIN_EMAIL, password: process.env.HUB_ADMIN_PASSWORD })
+    if (founder) log(`founder account created for ${founder.email}`)
+    else if (await countFounders(database.db) === 0) {
+      log('no founder account yet: create one with `npm run user:create -- --email you@studio.example --role founder`, or set HUB_ADMIN_EMAIL and HUB_ADMIN_PASSWORD.')
+    }
+
+    const env = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      NUXT_SESSION_PASSWORD: sessionSecret(database.kind === 'embedded' ? dataDir : (process.env.DATA_DIR ?? dataDir)),
+      PORT: String(port),
+      HOST: host,
+      NITRO_PORT: String(port),
+      NITRO_HOST: host,
+    }
+    if (values.dev) {
+      server = spawn(process.execPath, [join(ROOT, 'node_modules/nuxt/bin/nuxt.mjs'), 'dev', '--port', String(port)], { cwd: ROOT, env, stdio: 'inherit' })
+    }
+    else {
+      if (!buildIsCurrent(ROOT)) {
+        log('building the hub (first start or sources changed; about 30 s)…')
+        await buildHub(ROOT)
+      }
+      server = spawn(process.execPath, [join(ROOT, '.output/server/index.mjs')], { cwd: ROOT, env, stdio: 'inherit' })
+    }
+    const url = `http://localhost:${port}`
+    await waitForHealth(url, server, values.dev ? 180_000 : 60_000)
+
+    if (!values['no-supervisor']) {
+      supervisor = await startSupervisor({ db: database.db, databaseUrl: database.url, log })
+      for (const { automation, next } of supervisor.nextRuns()) log(`automate ${automation}: next run ${next?.toISOString() ?? 'never'}`)
+    }
+    log(`hub ready at ${url}`)
+
+    const exitCode = await new Promise<number>((resolve) => {
+      process.once('SIGINT', () => resolve(0))
+      process.once('SIGTERM', () => resolve(0))
+      server!.once('exit', (code) => {
+        if (!stopping) log(`the hub server stopped unexpectedly (exit ${code}).`)
+        resolve(stopping ? 0 : 1)
+      })
+    })
+    await shutdown()
+    return exitCode
+  }
+  catch (error) {
+    await shutdown()
+    throw error
+  }
+})

@@ -1,0 +1,41 @@
+// Who may call what: the one place authorisation is decided. Reads need a session (any
+// role), writes need operator or founder, a few actions are founder-only, and only
+// sign-in and the health probe are public.
+import { HUB_ROLES, type HubRole } from '../../db/schema/hub'
+
+export type Requirement = { public: true } | { public: false, minRole: HubRole }
+
+const PUBLIC: Array<[string, string]> = [
+  ['POST', '/api/auth/login'],
+  ['GET', '/api/health'],
+]
+
+/** Writes any signed-in person may make about their own session. */
+const OWN_SESSION: Array<[string, RegExp]> = [
+  ['DELETE', /^\/api\/_auth\/session$/],
+]
+
+const FOUNDER_ONLY: Array<[string, RegExp]> = [
+  ['PATCH', /^\/api\/automations\/[^/]+$/],
+]
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+export function requirementFor(method: string, path: string): Requirement {
+  const verb = method.toUpperCase()
+  const route = path.split('?')[0]!.replace(/\/+$/, '') || '/'
+  if (PUBLIC.some(([m, p]) => m === verb && p === route)) return { public: true }
+  if (FOUNDER_ONLY.some(([m, p]) => m === verb && p.test(route))) return { public: false, minRole: 'founder' }
+  if (READ_METHODS.has(verb) || OWN_SESSION.some(([m, p]) => m === verb && p.test(route))) return { public: false, minRole: 'viewer' }
+  return { public: false, minRole: 'operator' }
+}
+
+const RANK: Record<HubRole, number> = { viewer: 1, operator: 2, founder: 3 }
+
+export function roleAllows(role: HubRole, minRole: HubRole): boolean {
+  return RANK[role] >= RANK[minRole]
+}
+
+export function isHubRole(value: unknown): value is HubRole {
+  return typeof value === 'string' && (HUB_ROLES as readonly string[]).includes(value)
+}
