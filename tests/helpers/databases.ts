@@ -1,0 +1,71 @@
+// Every database test runs on both databases: describeOnBothDatabases registers the same
+// suite twice, "[embedded]" (PGlite + pgvector over pglite-socket) and "[native]"
+// (PostgreSQL 15 + pgvector), each on a fresh migrated copy of the template.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import postgres from 'postgres'
+import { afterAll, beforeAll, describe } from 'vitest'
+import { startEmbeddedServer } from '../../db/embedded'
+import { connectDatabase, type Database } from '../../db/connection'
+import { EMBEDDED_TEMPLATE_DIR, NATIVE_ADMIN_URL, NATIVE_TEMPLATE, TESTS_TMP, nativeUrl } from './database-config'
+
+export const DATABASE_KINDS = ['embedded', 'native'] as const
+export type DatabaseKind = typeof DATABASE_KINDS[number]
+
+export interface TestDatabase extends Database {
+  testKind: DatabaseKind
+  /** The folder of the embedded copy (embedded only). */
+  dataDir?: string
+}
+
+export async function createTestDatabase(kind: DatabaseKind, options: { max?: number } = {}): Promise<TestDatabase> {
+  if (kind === 'embedded') {
+    const dataDir = mkdtempSync(join(TESTS_TMP, 'pglite-'))
+    cpSync(EMBEDDED_TEMPLATE_DIR, dataDir, { recursive: true })
+    rmSync(join(dataDir, 'embedded-owner.json'), { force: true })
+    const server = await startEmbeddedServer(dataDir)
+    const database = await connectDatabase(server.url, { max: options.max ?? 5, kind: 'embedded' })
+    return {
+      ...database,
+      testKind: kind,
+      dataDir,
+      close: async () => {
+        await database.close()
+        await server.close()
+        rmSync(dataDir, { recursive: true, force: true })
+      },
+    }
+  }
+  const name = `synedre_test_${randomBytes(6).toString('hex')}`
+  const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`create database "${name}" template "${NATIVE_TEMPLATE}"`)
+  await admin.end()
+  const database = await connectDatabase(nativeUrl(name), { max: options.max ?? 5 })
+  return {
+    ...database,
+    testKind: kind,
+    close: async () => {
+      await database.close()
+      const cleanup = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
+      await cleanup.unsafe(`drop database if exists "${name}" with (force)`)
+      await cleanup.end()
+    },
+  }
+}
+
+export function describeOnBothDatabases(title: string, body: (database: () => TestDatabase, kind: DatabaseKind) => void): void {
+  describe.each(DATABASE_KINDS)(`${title} [%s]`, (kind) => {
+    let database: TestDatabase | undefined
+    beforeAll(async () => {
+      database = await createTestDatabase(kind)
+    })
+    afterAll(async () => {
+      await database?.close()
+    })
+    body(() => {
+      if (!database) throw new Error('the test database is not open yet')
+      return database
+    }, kind)
+  })
+}
