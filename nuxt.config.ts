@@ -22,8 +22,4 @@ export default defineNuxtConfig({
     // Filled from NUXT_SESSION_PASSWORD (or SESSION_PASSWORD via the launcher); never committed.
     session: { name: 'synedre-session', maxAge: 60 * 60 * 12, password: '' },
   },
-  nitro: {
-    // node-pty, PGlite and the database drivers stay outside the server bundle.
-    externals: { inline: [] },
-  },
 })

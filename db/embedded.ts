@@ -3,7 +3,6 @@
 // code path as a real server. One process owns the data folder; the others find its
 // address in the owner file and connect to it.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync, accessSync, constants } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { DatabaseSetupError } from './errors'
 import { isProcessAlive as processAlive } from './process'
@@ -25,18 +24,6 @@ function readOwner(path: string): OwnerRecord | null {
   catch {
     return null
   }
-}
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 function ensureWritableFolder(dataDir: string): void {
@@ -87,7 +74,7 @@ export async function startEmbeddedServer(dataDir: string, options: { port?: num
 
   const { PGlite } = await import('@electric-sql/pglite')
   const { vector } = await import('@electric-sql/pglite-pgvector')
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket')
+  const { serveOverSocket } = await import('./embedded-socket')
   let pglite: InstanceType<typeof PGlite>
   try {
     pglite = await PGlite.create(join(dataDir, 'pglite'), { extensions: { vector } })
@@ -100,10 +87,8 @@ export async function startEmbeddedServer(dataDir: string, options: { port?: num
       'Check the folder is a PGlite data folder that is not damaged; restore it from a backup otherwise (see README, "Where data lives").',
     )
   }
-  const port = options.port ?? await freePort()
-  const server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port, maxConnections: 64 })
-  await server.start()
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`
+  const server = await serveOverSocket(pglite, { host: '127.0.0.1', port: options.port ?? 0, maxConnections: 64 })
+  const url = `postgres://postgres@127.0.0.1:${server.port}/postgres`
   writeSync(fd, JSON.stringify({ pid: process.pid, url } satisfies OwnerRecord))
   closeSync(fd)
 

@@ -23,7 +23,7 @@ export async function setup(): Promise<void> {
     await admin.unsafe(`create database "${NATIVE_TEMPLATE}"`)
   }
   catch (error) {
-    throw new Error(`The native PostgreSQL for tests is not reachable at ${NATIVE_ADMIN_URL} (${(error as Error).message}). Run scripts/setup-system.sh, or set TEST_NATIVE_DATABASE_URL.`)
+    throw new Error(`The native PostgreSQL for tests is not reachable at ${NATIVE_ADMIN_URL} (${(error as Error).message}). Run scripts/setup-system.sh, or set TEST_NATIVE_DATABASE_URL.`, { cause: error })
   }
   finally {
     await admin.end()

@@ -30,7 +30,7 @@ export function startScheduler(entries: CrontabEntry[], deps: SchedulerDeps, opt
   }
   const jobs = entries.map(entry => ({
     entry,
-    cron: new Cron(entry.schedule, { mode: '5-part', legacyMode: true, protect: true, paused: options.paused ?? false }, () => launch(entry)),
+    cron: new Cron(entry.schedule, { mode: '5-part', legacyMode: true, protect: true, paused: options.paused ?? false }, () => { void launch(entry) }),
   }))
   return {
     runAll: () => Promise.all(entries.map(launch)),

@@ -1,0 +1,28 @@
+// npm run bench [-- prefix]: runs every bench/*.bench.ts (or those whose name starts with
+// the prefix) and writes bench/results.json, a JSON array of figures.
+import { readdirSync, writeFileSync } from 'node:fs'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { join } from 'node:path'
+import { cpus, hostname } from 'node:os'
+import type { BenchFigure, Benchmark } from './lib'
+
+const HERE = fileURLToPath(new URL('.', import.meta.url))
+const prefix = process.argv[2] ?? ''
+const files = readdirSync(HERE).filter(file => file.endsWith('.bench.ts') && file.startsWith(prefix)).sort()
+if (files.length === 0) {
+  process.stderr.write(`no benchmark file starts with "${prefix}" (have: ${readdirSync(HERE).filter(f => f.endsWith('.bench.ts')).join(', ')})\n`)
+  process.exit(2)
+}
+const figures: BenchFigure[] = []
+for (const file of files) {
+  process.stderr.write(`[bench] ${file}…\n`)
+  const benchmark = (await import(pathToFileURL(join(HERE, file)).href)).default as Benchmark
+  for (const figure of await benchmark()) {
+    figures.push({ ...figure, context: { ...figure.context, node: process.version, host: hostname(), cpus: cpus().length } })
+    process.stderr.write(`[bench]   ${figure.name} = ${figure.value} ${figure.unit}\n`)
+  }
+}
+const out = join(HERE, 'results.json')
+writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`)
+process.stdout.write(`${JSON.stringify(figures)}\n`)
+process.stderr.write(`[bench] ${figures.length} figure(s) written to ${out}\n`)

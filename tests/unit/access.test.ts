@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { requirementFor, roleAllows } from '../../server/core/access'
+
+describe('authorisation policy', () => {
+  it('leaves only sign-in and the health probe public', () => {
+    expect(requirementFor('POST', '/api/auth/login')).toEqual({ public: true })
+    expect(requirementFor('GET', '/api/health')).toEqual({ public: true })
+    expect(requirementFor('GET', '/api/health?x=1')).toEqual({ public: true })
+    expect(requirementFor('GET', '/api/auth/login')).toEqual({ public: false, minRole: 'viewer' })
+    expect(requirementFor('POST', '/api/health')).toEqual({ public: false, minRole: 'operator' })
+  })
+
+  it('lets any role read, operators write, founders switch automations', () => {
+    expect(requirementFor('GET', '/api/automations')).toEqual({ public: false, minRole: 'viewer' })
+    expect(requirementFor('POST', '/api/anything')).toEqual({ public: false, minRole: 'operator' })
+    expect(requirementFor('DELETE', '/api/anything/1')).toEqual({ public: false, minRole: 'operator' })
+    expect(requirementFor('PATCH', '/api/automations/lock-guardian')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('DELETE', '/api/_auth/session')).toEqual({ public: false, minRole: 'viewer' })
+  })
+
+  it('ranks founder above operator above viewer', () => {
+    expect(roleAllows('founder', 'operator')).toBe(true)
+    expect(roleAllows('operator', 'operator')).toBe(true)
+    expect(roleAllows('viewer', 'operator')).toBe(false)
+    expect(roleAllows('operator', 'founder')).toBe(false)
+  })
+})

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { CrontabError, parseCrontab, renderSystemCrontab } from '../../layers/health/core/crontab'
+import { automateNames } from '../../automates/registry'
+
+const known = ['lock-guardian', 'atlas-collect']
+
+describe('crontab parser', () => {
+  it('reads the project crontab: every line names a known automate', () => {
+    const entries = parseCrontab(readFileSync('automates/crontab', 'utf8'), 'automates/crontab', automateNames)
+    expect(entries.map(e => e.automation)).toContain('lock-guardian')
+    expect(entries.find(e => e.automation === 'lock-guardian')?.schedule).toBe('*/15 * * * *')
+  })
+
+  it('skips comments, blank lines and environment lines, and keeps flags', () => {
+    const text = '# comment\n\nSHELL=/bin/sh\nMAILTO=""\n2-59/5 * * * * $SYNEDRE_HOME/scripts/automate atlas-collect --json --limit 3\n'
+    expect(parseCrontab(text, 'f', known)).toEqual([
+      { line: 5, schedule: '2-59/5 * * * *', automation: 'atlas-collect', args: ['--json', '--limit', '3'] },
+    ])
+  })
+
+  it.each([
+    ['*/15 * * * x $SYNEDRE_HOME/scripts/automate lock-guardian', /schedule "\*\/15 \* \* \* x" does not parse/],
+    ['61 * * * * $SYNEDRE_HOME/scripts/automate lock-guardian', /does not parse/],
+    ['* * * * *', /expected five schedule fields and a command/],
+    ['* * * * * /usr/bin/backup.sh', /does not call scripts\/automate/],
+    ['* * * * * $SYNEDRE_HOME/scripts/automate ghost', /unknown automate "ghost"/],
+    ['* * * * * $SYNEDRE_HOME/scripts/automate lock-guardian; rm -rf /', /shell quoting or operators/],
+  ])('refuses "%s" with the line number and a fix', (line, problem) => {
+    const text = `# header\n${line}\n`
+    let caught: unknown
+    try {
+      parseCrontab(text, 'automates/crontab', known)
+    }
+    catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(CrontabError)
+    const error = caught as CrontabError
+    expect(error.line).toBe(2)
+    expect(error.message).toMatch(/^automates\/crontab:2: /)
+    expect(error.message).toMatch(problem)
+    expect(error.fix.length).toBeGreaterThan(10)
+  })
+
+  it('renders the system crontab with the checkout location', () => {
+    expect(renderSystemCrontab('* * * * * $SYNEDRE_HOME/scripts/automate lock-guardian\n', '/opt/synedre')).toBe(
+      'SYNEDRE_HOME=/opt/synedre\n* * * * * $SYNEDRE_HOME/scripts/automate lock-guardian\n',
+    )
+  })
+})
