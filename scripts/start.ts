@@ -1,7 +1,7 @@
 // npm start: the embedded database (unless DATABASE_URL), migrations, the first founder
 // account, the hub on port 3000 (built first when needed) and the crontab supervisor.
 // Ctrl-C stops everything: automates, the hub server, then the database.
-//   npm start -- [--port N] [--dev] [--no-supervisor]
+//   npm start -- [--port N] [--dev] [--no-supervisor] [--crontab FILE]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { defaultDataDir, openDatabase, redactUrl } from '../db/client'
 import { migrateDatabase } from '../db/migrate'
 import { countFounders, ensureFirstFounder } from '../server/core/users'
-import { startSupervisor } from '../automates/supervisor'
+import { DEFAULT_CRONTAB, readCrontab, startSupervisor } from '../automates/supervisor'
 import { runCli, UsageError } from './lib/cli'
 import { checkPortFree } from './lib/port'
 import { sessionSecret } from './lib/session-secret'
@@ -49,7 +49,7 @@ function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
 
 runCli(async () => {
   const { values } = parseArgs({
-    options: { 'port': { type: 'string' }, 'dev': { type: 'boolean' }, 'no-supervisor': { type: 'boolean' } },
+    options: { 'port': { type: 'string' }, 'dev': { type: 'boolean' }, 'no-supervisor': { type: 'boolean' }, 'crontab': { type: 'string' } },
   })
   const port = Number(values.port ?? process.env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`"${values.port ?? process.env.PORT}" is not a port number`, 'Give a port between 1 and 65535 (--port or PORT).')
@@ -61,6 +61,10 @@ runCli(async () => {
       1,
     )
   })
+
+  // Checked before anything is opened or written, like the port.
+  const crontabFile = values.crontab ?? DEFAULT_CRONTAB
+  if (!values['no-supervisor']) readCrontab(crontabFile)
 
   const dataDir = defaultDataDir()
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, max: 5 })
@@ -87,7 +91,7 @@ runCli(async () => {
     const env = {
       ...process.env,
       DATABASE_URL: database.url,
-      NUXT_SESSION_PASSWORD: sessionSecret(database.kind === 'embedded' ? dataDir : (process.env.DATA_DIR ?? dataDir)),
+      NUXT_SESSION_PASSWORD: sessionSecret(dataDir),
       PORT: String(port),
       HOST: host,
       NITRO_PORT: String(port),
@@ -107,7 +111,7 @@ runCli(async () => {
     await waitForHealth(url, server, values.dev ? 180_000 : 60_000)
 
     if (!values['no-supervisor']) {
-      supervisor = await startSupervisor({ db: database.db, databaseUrl: database.url, log })
+      supervisor = await startSupervisor({ db: database.db, databaseUrl: database.url, crontabFile, log })
       for (const { automation, next } of supervisor.nextRuns()) log(`automate ${automation}: next run ${next?.toISOString() ?? 'never'}`)
     }
     log(`hub ready at ${url}`)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
@@ -11,6 +11,7 @@ export function sessionSecret(dataDir: string, env: NodeJS.ProcessEnv = process.
     if (env.NUXT_SESSION_PASSWORD.length < 32) throw new Error('NUXT_SESSION_PASSWORD must have at least 32 characters.')
     return env.NUXT_SESSION_PASSWORD
   }
+  mkdirSync(dataDir, { recursive: true })
   const file = join(dataDir, 'session-secret')
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
   const secret = randomBytes(32).toString('hex')
