@@ -1,0 +1,120 @@
+// Every /api route of the built server: 401 without a session, 403 for a viewer's writes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { builtApiRoutes, samplePath } from '../helpers/routes'
+import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
+import { runTs } from '../helpers/processes'
+import { requirementFor } from '../../server/core/access'
+import { connectDatabase } from '../../db/connection'
+import { findRunningEmbedded } from '../../db/embedded'
+
+let hub: Hub
+const cookies: Record<string, string> = {}
+
+beforeAll(async () => {
+  hub = await startHub()
+  for (const role of ['operator', 'viewer'] as const) {
+    const created = await runTs('scripts/user-create.ts', ['--email', `${role}@studio.test`, '--role', role, '--password-stdin'], {
+      env: { DATA_DIR: hub.dataDir }, input: `${role}-password-123`,
+    })
+    expect(created.code, created.output).toBe(0)
+    cookies[role] = await signIn(hub.url, `${role}@studio.test`, `${role}-password-123`)
+  }
+  cookies.founder = await signIn(hub.url, FOUNDER.email, FOUNDER.password)
+})
+
+afterAll(async () => {
+  await hub?.interrupt()
+})
+
+const call = (method: string, path: string, cookie?: string, body?: unknown) => fetch(`${hub.url}${path}`, {
+  method,
+  headers: { ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+  body: body === undefined ? (method === 'GET' || method === 'HEAD' ? undefined : '{}') : JSON.stringify(body),
+})
+
+describe('the route table', () => {
+  const routes = builtApiRoutes()
+
+  it('is read from the built server', () => {
+    expect(routes).toContainEqual({ route: '/api/automations', method: 'GET' })
+    expect(routes).toContainEqual({ route: '/api/automations/:name', method: 'PATCH' })
+    expect(routes.length).toBeGreaterThan(5)
+  })
+
+  it('answers 401 with a machine-readable body on every non-public route without a session', async () => {
+    const checked: string[] = []
+    for (const { route, method } of routes) {
+      if (requirementFor(method, route).public) continue
+      const response = await call(method, samplePath(route))
+      expect(response.status, `${method} ${route}`).toBe(401)
+      expect((await response.json()).data, `${method} ${route}`).toEqual({ code: 'unauthenticated' })
+      checked.push(`${method} ${route}`)
+    }
+    expect(checked.length).toBeGreaterThan(4)
+  })
+
+  it('answers 403 to a viewer on every write (signing out aside)', async () => {
+    const writes = routes.filter(({ route, method }) => !['GET', 'HEAD', 'OPTIONS'].includes(method)
+      && !requirementFor(method, route).public && !(method === 'DELETE' && route === '/api/_auth/session'))
+    expect(writes.length).toBeGreaterThan(0)
+    for (const { route, method } of writes) {
+      const response = await call(method, samplePath(route), cookies.viewer)
+      expect(response.status, `${method} ${route}`).toBe(403)
+      expect((await response.json()).data, `${method} ${route}`).toMatchObject({ code: 'forbidden', role: 'viewer' })
+    }
+  })
+
+  it('lets a viewer read every read route', async () => {
+    for (const { route, method } of routes.filter(r => r.method === 'GET')) {
+      const response = await call('GET', samplePath(route), cookies.viewer)
+      expect(response.status, `GET ${route}`).not.toBe(401)
+      expect(response.status, `GET ${route}`).not.toBe(403)
+    }
+  })
+})
+
+describe('sign-in', () => {
+  it('answers 400 naming the field on a malformed body, 401 on wrong credentials', async () => {
+    const malformed = await call('POST', '/api/auth/login', undefined, { email: 'x@studio.test' })
+    expect(malformed.status).toBe(400)
+    expect(JSON.stringify(await malformed.json())).toContain('password')
+    const wrong = await call('POST', '/api/auth/login', undefined, { email: FOUNDER.email, password: 'not-it' })
+    expect(wrong.status).toBe(401)
+    expect((await wrong.json()).data).toEqual({ code: 'invalid_credentials' })
+  })
+
+  it('signs out', async () => {
+    const cookie = await signIn(hub.url, 'viewer@studio.test', 'viewer-password-123')
+    expect((await call('GET', '/api/automations', cookie)).status).toBe(200)
+    const out = await fetch(`${hub.url}/api/_auth/session`, { method: 'DELETE', headers: { cookie } })
+    expect(out.status).toBe(200)
+    const cleared = out.headers.getSetCookie().map(c => c.split(';')[0]).join('; ')
+    expect((await call('GET', '/api/automations', cleared)).status).toBe(401)
+  })
+})
+
+describe('the automation switch', () => {
+  it('is founder-only, audited, and refuses a malformed body', async () => {
+    const byOperator = await call('PATCH', '/api/automations/lock-guardian', cookies.operator, { active: false })
+    expect(byOperator.status).toBe(403)
+    expect((await byOperator.json()).data).toMatchObject({ code: 'forbidden', requiredRole: 'founder' })
+    const malformed = await call('PATCH', '/api/automations/lock-guardian', cookies.founder, { active: 'no' })
+    expect(malformed.status).toBe(400)
+    const unknown = await call('PATCH', '/api/automations/ghost', cookies.founder, { active: false })
+    expect(unknown.status).toBe(404)
+    expect((await unknown.json()).data).toEqual({ code: 'not_found' })
+
+    const byFounder = await call('PATCH', '/api/automations/lock-guardian', cookies.founder, { active: false })
+    expect(byFounder.status).toBe(200)
+    const listed = await (await call('GET', '/api/automations', cookies.viewer)).json()
+    expect(listed).toContainEqual(expect.objectContaining({ name: 'lock-guardian', active: false, updatedBy: FOUNDER.email }))
+    const database = await connectDatabase(findRunningEmbedded(hub.dataDir)!, { max: 1 })
+    try {
+      const audit = await database.db.query.hubAudit.findMany({ where: (a, { eq }) => eq(a.action, 'automation_disabled') })
+      expect(audit.map(a => [a.actor, a.target])).toEqual([[FOUNDER.email, 'lock-guardian']])
+    }
+    finally {
+      await database.close()
+    }
+  })
+})
