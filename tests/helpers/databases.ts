@@ -8,7 +8,7 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { startEmbeddedServer } from '../../db/embedded'
 import { connectDatabase, type Database } from '../../db/connection'
-import { EMBEDDED_TEMPLATE_DIR, NATIVE_ADMIN_URL, NATIVE_TEMPLATE, TESTS_TMP, nativeUrl } from './database-config'
+import { NATIVE_ADMIN_URL, TESTS_TMP, embeddedTemplateDir, nativeTemplate, nativeTestDatabasePrefix, nativeUrl } from './database-config'
 
 export const DATABASE_KINDS = ['embedded', 'native'] as const
 export type DatabaseKind = typeof DATABASE_KINDS[number]
@@ -22,7 +22,7 @@ export interface TestDatabase extends Database {
 export async function createTestDatabase(kind: DatabaseKind, options: { max?: number } = {}): Promise<TestDatabase> {
   if (kind === 'embedded') {
     const dataDir = mkdtempSync(join(TESTS_TMP, 'pglite-'))
-    cpSync(EMBEDDED_TEMPLATE_DIR, dataDir, { recursive: true })
+    cpSync(embeddedTemplateDir(), dataDir, { recursive: true })
     rmSync(join(dataDir, 'embedded-owner.json'), { force: true })
     const server = await startEmbeddedServer(dataDir)
     const database = await connectDatabase(server.url, { max: options.max ?? 5, kind: 'embedded' })
@@ -37,9 +37,9 @@ export async function createTestDatabase(kind: DatabaseKind, options: { max?: nu
       },
     }
   }
-  const name = `synedre_test_${randomBytes(6).toString('hex')}`
+  const name = `${nativeTestDatabasePrefix()}${randomBytes(6).toString('hex')}`
   const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`create database "${name}" template "${NATIVE_TEMPLATE}"`)
+  await admin.unsafe(`create database "${name}" template "${nativeTemplate()}"`)
   await admin.end()
   const database = await connectDatabase(nativeUrl(name), { max: options.max ?? 5 })
   return {
