@@ -20,7 +20,7 @@ fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "[test] installing dependencies (npm ci)"
-  npm ci --no-audit --no-fund
+  npm ci --no-audit --no-fund --loglevel=error
 fi
 
 echo "[test] lint"

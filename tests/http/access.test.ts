@@ -26,6 +26,8 @@ afterAll(async () => {
   await hub?.interrupt()
 })
 
+const errorBody = async (response: Response) => await response.json() as { data?: Record<string, unknown> }
+
 const call = (method: string, path: string, cookie?: string, body?: unknown) => fetch(`${hub.url}${path}`, {
   method,
   headers: { ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -47,7 +49,7 @@ describe('the route table', () => {
       if (requirementFor(method, route).public) continue
       const response = await call(method, samplePath(route))
       expect(response.status, `${method} ${route}`).toBe(401)
-      expect((await response.json()).data, `${method} ${route}`).toEqual({ code: 'unauthenticated' })
+      expect((await errorBody(response)).data, `${method} ${route}`).toEqual({ code: 'unauthenticated' })
       checked.push(`${method} ${route}`)
     }
     expect(checked.length).toBeGreaterThan(4)
@@ -60,12 +62,12 @@ describe('the route table', () => {
     for (const { route, method } of writes) {
       const response = await call(method, samplePath(route), cookies.viewer)
       expect(response.status, `${method} ${route}`).toBe(403)
-      expect((await response.json()).data, `${method} ${route}`).toMatchObject({ code: 'forbidden', role: 'viewer' })
+      expect((await errorBody(response)).data, `${method} ${route}`).toMatchObject({ code: 'forbidden', role: 'viewer' })
     }
   })
 
   it('lets a viewer read every read route', async () => {
-    for (const { route, method } of routes.filter(r => r.method === 'GET')) {
+    for (const { route } of routes.filter(r => r.method === 'GET')) {
       const response = await call('GET', samplePath(route), cookies.viewer)
       expect(response.status, `GET ${route}`).not.toBe(401)
       expect(response.status, `GET ${route}`).not.toBe(403)
@@ -80,7 +82,7 @@ describe('sign-in', () => {
     expect(JSON.stringify(await malformed.json())).toContain('password')
     const wrong = await call('POST', '/api/auth/login', undefined, { email: FOUNDER.email, password: 'not-it' })
     expect(wrong.status).toBe(401)
-    expect((await wrong.json()).data).toEqual({ code: 'invalid_credentials' })
+    expect((await errorBody(wrong)).data).toEqual({ code: 'invalid_credentials' })
   })
 
   it('signs out', async () => {
@@ -97,12 +99,12 @@ describe('the automation switch', () => {
   it('is founder-only, audited, and refuses a malformed body', async () => {
     const byOperator = await call('PATCH', '/api/automations/lock-guardian', cookies.operator, { active: false })
     expect(byOperator.status).toBe(403)
-    expect((await byOperator.json()).data).toMatchObject({ code: 'forbidden', requiredRole: 'founder' })
+    expect((await errorBody(byOperator)).data).toMatchObject({ code: 'forbidden', requiredRole: 'founder' })
     const malformed = await call('PATCH', '/api/automations/lock-guardian', cookies.founder, { active: 'no' })
     expect(malformed.status).toBe(400)
     const unknown = await call('PATCH', '/api/automations/ghost', cookies.founder, { active: false })
     expect(unknown.status).toBe(404)
-    expect((await unknown.json()).data).toEqual({ code: 'not_found' })
+    expect((await errorBody(unknown)).data).toEqual({ code: 'not_found' })
 
     const byFounder = await call('PATCH', '/api/automations/lock-guardian', cookies.founder, { active: false })
     expect(byFounder.status).toBe(200)
