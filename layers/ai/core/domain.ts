@@ -6,10 +6,5 @@ export const domain: DomainDescriptor = {
   title: 'AI routing & costs',
   icon: 'i-lucide-sparkles',
   summary: 'One gateway for every model call: routing, failover and the cost ledger.',
-  planned: [
-    'The routing table per feature',
-    'Provider status (configured or not, never a key)',
-    'The price table',
-    'Spend by day, provider, feature and tenant',
-  ],
+  planned: [],
 }

@@ -1,0 +1,60 @@
+// The OpenAI chat/embeddings wire format, shared by Mistral, OpenAI and self-hosted
+// OpenAI-compatible servers (Ollama, vLLM, LM Studio); each fills in its differences.
+import type { $Fetch } from 'ofetch'
+import type { ProviderId } from '../catalog'
+import { postJson } from '../http'
+import { chatText, count, embeddingVectors, record } from './parse'
+import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types'
+
+export interface OpenAiStyleOptions {
+  provider: ProviderId
+  fetch: $Fetch
+  baseUrl: string
+  apiKey?: string
+  /** The body field of the output cap: OpenAI's current `max_completion_tokens` or the classic `max_tokens`. */
+  maxTokensField: 'max_tokens' | 'max_completion_tokens'
+  /** Send `dimensions` with embedding requests (OpenAI's text-embedding-3 models). */
+  sendDimensions: boolean
+}
+
+function headers(apiKey: string | undefined): Record<string, string> {
+  return apiKey ? { authorization: `Bearer ${apiKey}` } : {}
+}
+
+export async function openAiStyleChat(options: OpenAiStyleOptions, request: ChatRequest): Promise<ChatResult> {
+  const messages = [
+    ...(request.system ? [{ role: 'system', content: request.system }] : []),
+    { role: 'user', content: request.prompt },
+  ]
+  const body: Record<string, unknown> = {
+    model: request.model,
+    messages,
+    temperature: request.temperature,
+    [options.maxTokensField]: request.maxTokens,
+  }
+  if (request.json) body.response_format = { type: 'json_object' }
+  const { data } = await postJson(options.fetch, options.provider, `${options.baseUrl}/chat/completions`, {
+    headers: headers(options.apiKey), body, timeoutMs: request.timeoutMs, signal: request.signal,
+  })
+  const usage = record(record(data)?.usage)
+  return {
+    content: chatText(options.provider, data),
+    model: typeof record(data)?.model === 'string' ? String(record(data)!.model) : request.model,
+    tokensIn: count(usage?.prompt_tokens),
+    tokensOut: count(usage?.completion_tokens),
+  }
+}
+
+export async function openAiStyleEmbed(options: OpenAiStyleOptions, request: EmbedRequest): Promise<EmbedResult> {
+  const body: Record<string, unknown> = { model: request.model, input: request.texts }
+  if (options.sendDimensions) body.dimensions = request.dimensions
+  const { data } = await postJson(options.fetch, options.provider, `${options.baseUrl}/embeddings`, {
+    headers: headers(options.apiKey), body, timeoutMs: request.timeoutMs, signal: request.signal,
+  })
+  const usage = record(record(data)?.usage)
+  return {
+    vectors: embeddingVectors(options.provider, data, request.texts.length, request.dimensions),
+    model: typeof record(data)?.model === 'string' ? String(record(data)!.model) : request.model,
+    tokensIn: count(usage?.prompt_tokens ?? usage?.total_tokens),
+  }
+}

@@ -1,0 +1,8 @@
+import { PriceBody } from '../../../../core/api-schemas'
+import { upsertPrice } from '../../../../core/prices'
+
+// Operator+: sets a model's list price (USD per million tokens), audited; applies to the next ledger rows.
+export default defineEventHandler(async (event) => {
+  const edit = await readValidatedBody(event, PriceBody.parse)
+  return await upsertPrice(await useDb(), edit, currentUser(event).email)
+})

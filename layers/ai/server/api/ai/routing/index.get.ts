@@ -1,0 +1,3 @@
+import { listRouting } from '../../../../core/routing-store'
+
+export default defineEventHandler(async () => await listRouting(await useDb()))
