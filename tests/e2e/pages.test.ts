@@ -1,0 +1,51 @@
+// Every page of the hub opens, signed in, with no page error and no failed API call.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { FOUNDER, startHub, type Hub } from '../helpers/hub'
+import { launchBrowser } from '../helpers/browser'
+import { domains } from '../../shared/domains'
+import { TESTS_TMP } from '../helpers/database-config'
+
+let hub: Hub
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  hub = await startHub({ args: ['--no-supervisor'] })
+  browser = await launchBrowser()
+  page = await browser.newPage({ viewport: { width: 1366, height: 860 } })
+  await page.goto(`${hub.url}/login`)
+  await page.getByLabel('Email').fill(FOUNDER.email)
+  await page.getByLabel('Password').fill(FOUNDER.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.waitForURL('**/hub')
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await hub?.interrupt()
+})
+
+it.each(domains.map(d => [d.id, d.title]))('/hub/%s opens from the sidebar without errors', async (id, title) => {
+  const errors: string[] = []
+  const onPageError = (error: Error) => errors.push(`page error: ${error.message}`)
+  const onResponse = (response: { url: () => string, status: () => number }) => {
+    if (response.url().includes('/api/') && response.status() >= 400) errors.push(`${response.status()} ${response.url()}`)
+  }
+  page.on('pageerror', onPageError)
+  page.on('response', onResponse)
+  try {
+    await page.getByRole('link', { name: title }).first().click()
+    await page.waitForURL(`**/hub/${id}`)
+    // Each domain page titles itself with its domain's title (useHead): wait for the render.
+    await page.waitForFunction(expected => document.title.includes(expected), title)
+    await page.waitForLoadState('networkidle')
+    expect((await page.locator('body').innerText()).length).toBeGreaterThan(200)
+    await page.screenshot({ path: `${TESTS_TMP}/page-${id}.png` })
+    expect(errors).toEqual([])
+  }
+  finally {
+    page.off('pageerror', onPageError)
+    page.off('response', onResponse)
+  }
+})
