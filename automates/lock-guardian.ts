@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util'
 import { defineAutomate } from '../layers/health/core/automate'
 import { guardLocks, isProcessAlive, STALE_AFTER_MS } from '../layers/health/core/lock-guardian'
+import { createMailer, readMailConfig } from '../layers/atlas/core/mail/mailer'
 
 export default defineAutomate({
   name: 'lock-guardian',
@@ -15,15 +16,20 @@ export default defineAutomate({
     })
     const staleMinutes = values['stale-minutes'] === undefined ? STALE_AFTER_MS / 60_000 : Number(values['stale-minutes'])
     if (!Number.isFinite(staleMinutes) || staleMinutes <= 0) throw new Error(`--stale-minutes must be a positive number, got "${values['stale-minutes']}"`)
+    // The outbound mail facade: the internal team only (INTERNAL_TEAM_EMAILS), over ATLAS_SMTP_*.
+    const mail = createMailer({ config: readMailConfig(process.env), db: ctx.db })
     const report = await guardLocks({
       db: ctx.db,
       host: ctx.host,
       isProcessAlive,
       now: ctx.now,
-      // The outbound mail facade arrives with the Atlas issue; until then the alert row is
-      // the record and the message is logged.
-      notifyTeam: async alert => ctx.log(`mail to internal team (pending the mail facade): [Synedre] ${alert.message}`),
-    }, { dryRun: values['dry-run'], staleAfterMs: staleMinutes * 60_000 })
+      notifyTeam: async (alert) => {
+        const subject = `[Synedre] ${alert.message}`
+        const result = await mail.sendToTeam({ subject, text: `${alert.message}\n\n${JSON.stringify(alert.details, null, 2)}\n` }, { actor: 'lock-guardian' })
+        const outcome = result.sent ? `sent to ${result.recipients.join(', ')}` : result.reason === 'no_team' ? 'not sent: INTERNAL_TEAM_EMAILS is empty' : 'not sent: ATLAS_SMTP_HOST is not set'
+        ctx.log(`mail to internal team (${outcome}): ${subject}`)
+      },
+    }, { dryRun: values['dry-run'], staleAfterMs: staleMinutes * 60_000 }).finally(() => mail.close())
     if (values.json) {
       ctx.log(JSON.stringify({ checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length }))
     }

@@ -3,6 +3,12 @@ import type { AutomateDefinition } from '../layers/health/core/automate'
 
 export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'lock-guardian': async () => (await import('./lock-guardian')).default,
+  'atlas-collect': async () => (await import('./atlas-collect')).default,
+  'atlas-calibration': async () => (await import('./atlas-calibration')).default,
+  'note-indexer': async () => (await import('./note-indexer')).default,
+  'vector-sync': async () => (await import('./vector-sync')).default,
+  'atlas-spawn': async () => (await import('./atlas-spawn')).default,
+  'atlas-spawn-worker': async () => (await import('./atlas-spawn-worker')).default,
 }
 
 export const automateNames = Object.keys(automates)

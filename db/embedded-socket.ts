@@ -25,6 +25,16 @@ const SIMPLE_QUERY = 0x51
 const TERMINATE = 0x58
 const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4])
 
+/** A simple-protocol Query message. PGlite's exec() takes the lock runExclusive already holds. */
+function simpleQuery(text: string): Uint8Array {
+  const body = Buffer.from(`${text}\0`, 'utf8')
+  const message = Buffer.alloc(5 + body.length)
+  message[0] = SIMPLE_QUERY
+  message.writeInt32BE(4 + body.length, 1)
+  body.copy(message, 5)
+  return new Uint8Array(message)
+}
+
 export class ProtocolQueue {
   private queue: Pending[] = []
   private processing = false
@@ -58,7 +68,7 @@ export class ProtocolQueue {
     if (this.owner !== handlerId) return
     await this.db.runExclusive(async () => {
       if (this.midSequence) await this.db.execProtocolRaw(SYNC_MESSAGE).catch(() => {})
-      if (this.db.isInTransaction()) await this.db.exec('ROLLBACK').catch(() => {})
+      if (this.db.isInTransaction()) await this.db.execProtocolRaw(simpleQuery('ROLLBACK')).catch(() => {})
     })
     this.owner = null
     this.midSequence = false

@@ -68,6 +68,6 @@ SRC
 fi
 
 # 3. Browser and antivirus ---------------------------------------------------------------
-apt_install chromium clamav
+apt_install chromium clamav clamav-daemon dovecot-imapd fonts-dejavu-core
 
 echo "NODE_BIN=$NODE_BIN"

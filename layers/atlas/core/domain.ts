@@ -5,11 +5,9 @@ export const domain: DomainDescriptor = {
   id: 'atlas',
   title: 'Atlas inbox',
   icon: 'i-lucide-inbox',
-  summary: "Requests that arrive by email, from collection to the agent's recap.",
+  summary: 'Requests that arrive by email: collection, antivirus, OCR of screenshots, intent classification and the work record, then the agent\'s recap.',
   planned: [
-    'IMAP collection with antivirus verdicts and OCR of screenshots',
-    'Intent classification and the materialised work record',
     'Spawns of the headless agent with live events, deploy and browser QA',
-    'Reply drafts and the audit trail of every message',
+    'Reply drafts and the recap email to the team',
   ],
 }

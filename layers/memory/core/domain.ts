@@ -5,7 +5,7 @@ export const domain: DomainDescriptor = {
   id: 'memory',
   title: 'Memory',
   icon: 'i-lucide-brain',
-  summary: 'The vault, the vector index and hybrid recall.',
+  summary: 'The vault, the vector index and hybrid recall, with its evaluation gate.',
   planned: [
     'Vault notes indexed with their frontmatter and links',
     'Embeddings of scars, doctrines, procedures and more',

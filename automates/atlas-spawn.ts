@@ -1,0 +1,64 @@
+// atlas-spawn [--dry-run] [--json] [--limit N]
+// Every 5 minutes, offset 2 (after the collector): the spawn orchestrator. Recovers spawns
+// whose worker is gone, then queues up to 3 eligible messages (classified, intent run /
+// chantier / question / negociation, no spawn audit within the hour) as pg-boss jobs for the
+// spawn workers, each under its message lease (held → spawn_skipped_lock_held).
+// ATLAS_SPAWN_DISABLED=1 switches it off (it says so and exits 0).
+// Exit codes: 0 the cycle ran (or the engine is off); 1 the queue or database failed;
+// 2 bad configuration or flags (the variable and the fix are named).
+import { parseArgs } from 'node:util'
+import { defineAutomate } from '../layers/health/core/automate'
+import { AtlasConfigError } from '../layers/atlas/core/config'
+import { readSpawnConfig } from '../layers/atlas/core/spawn/config'
+import { spawnDatabaseUrl } from '../layers/atlas/core/spawn/connection'
+import { DISABLED_MESSAGE, runOrchestratorCycle } from '../layers/atlas/core/spawn/orchestrator'
+import { openSpawnQueue } from '../layers/atlas/core/spawn/queue'
+
+export default defineAutomate({
+  name: 'atlas-spawn',
+  description: 'Atlas spawn orchestrator: queues eligible classified messages for the headless agent (at most 3 per cycle), recovers lost spawns.',
+  scope: 'atlas_inbox, atlas_spawns, atlas_audit, ops_locks (message leases) → pg-boss queue atlas-spawn',
+  async run(ctx) {
+    let values
+    try {
+      ({ values } = parseArgs({ args: ctx.args, options: { 'dry-run': { type: 'boolean' }, 'json': { type: 'boolean' }, 'limit': { type: 'string' } } }))
+    }
+    catch (error) {
+      ctx.log(`[atlas-spawn] ${(error as Error).message}`)
+      return 2
+    }
+    const limit = values.limit === undefined ? undefined : Number(values.limit)
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      ctx.log(`[atlas-spawn] --limit must be a whole number ≥ 1, got "${values.limit}"`)
+      return 2
+    }
+    let config
+    try {
+      config = readSpawnConfig(process.env)
+    }
+    catch (error) {
+      if (error instanceof AtlasConfigError) {
+        ctx.log(`[atlas-spawn] configuration: ${error.message}`)
+        return 2
+      }
+      throw error
+    }
+    if (config.disabled) {
+      ctx.log(values.json ? JSON.stringify({ disabled: true, note: DISABLED_MESSAGE }) : `[atlas-spawn] ${DISABLED_MESSAGE}`)
+      return 0
+    }
+    const queue = await openSpawnQueue({ connectionString: spawnDatabaseUrl(process.env), log: ctx.log })
+    try {
+      const report = await runOrchestratorCycle({ db: ctx.db, queue, config, actor: 'atlas-spawn', host: ctx.host, pid: process.pid, log: ctx.log }, { dryRun: values['dry-run'], limit })
+      if (values.json) ctx.log(JSON.stringify(report))
+      else {
+        ctx.log(`[atlas-spawn] ${report.candidates.length} candidate(s)${values['dry-run'] ? ' (dry run: nothing queued)' : `: ${report.queued.length} queued, ${report.skippedLockHeld.length} skipped (lease held), ${report.stale.length} changed meanwhile`}`
+          + `; recovered ${report.recovered.lost.length} lost spawn(s), re-sent ${report.recovered.resent.length} job(s)`)
+      }
+      return 0
+    }
+    finally {
+      await queue.stop()
+    }
+  },
+})

@@ -1,0 +1,115 @@
+// The Atlas pipeline's own cost: 1,000 text-only messages appended to a real Dovecot on
+// loopback, collected, stored, flagged \Seen, scanned (nothing to scan) and classified
+// through the AI facade by a loopback model that answers at once, on native PostgreSQL;
+// and clamd's INSTREAM time per attachment (a real clamd with the test signature database).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import postgres from 'postgres'
+import { sql } from 'drizzle-orm'
+import { connectDatabase } from '../db/connection'
+import { migrateDatabase } from '../db/migrate'
+import { collect } from '../layers/atlas/core/collector'
+import { readAtlasConfig } from '../layers/atlas/core/config'
+import { clamdInstream } from '../layers/atlas/core/scan/clamav'
+import { startClamd, writeEicarDatabase } from '../layers/atlas/tests/fakes/clamav'
+import { startDovecot } from '../layers/atlas/tests/fakes/dovecot'
+import { json, startScriptedModel } from '../layers/atlas/tests/fakes/model'
+import { compose } from '../layers/atlas/tests/fixtures/mail'
+import { median, type BenchFigure } from './lib'
+
+const NATIVE_ADMIN_URL = process.env.TEST_NATIVE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const MESSAGES = 1000
+const ATTACHMENTS = 200
+const ATTACHMENT_BYTES = 100 * 1024
+const USER = { user: 'atlas', password: 'bench-password' }
+
+async function pipeline(): Promise<{ seconds: number, cycles: number }> {
+  const name = `synedre_bench_atlas_${process.pid}`
+  const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`drop database if exists "${name}"`)
+  await admin.unsafe(`create database "${name}"`)
+  const url = new URL(NATIVE_ADMIN_URL)
+  url.pathname = `/${name}`
+  const database = await connectDatabase(url.toString(), { max: 5 })
+  const dovecot = await startDovecot([USER])
+  const model = await startScriptedModel()
+  const scratch = mkdtempSync(join(tmpdir(), 'atlas-bench-'))
+  try {
+    await migrateDatabase(database)
+    model.byDefault(() => json('run', 0.92, 'bench'))
+    const mailbox = 'Bench'
+    const messages: Buffer[] = []
+    for (let i = 0; i < MESSAGES; i++) messages.push(await compose({ subject: `Demande ${i}`, text: `Bonjour,\n\nle formulaire ${i} renvoie une erreur 500 depuis ce matin.\n\nMerci` }))
+    await dovecot.append(USER, mailbox, messages)
+    const config = readAtlasConfig({ ...dovecot.env(USER, mailbox), ATLAS_MAX_MESSAGES_PER_CYCLE: String(MESSAGES), ATLAS_OCR_ENABLED: '0', ATLAS_TMP_DIR: scratch })
+    const ai = model.facade(database.db)
+    const started = process.hrtime.bigint()
+    let cycles = 0
+    let classified = 0
+    while (classified < MESSAGES && cycles < 5) {
+      const report = await collect({ db: database.db, ai, config, log: () => {} })
+      process.stderr.write(`[bench]   cycle ${cycles + 1}: IMAP ${report.timings.imapMs} ms, pipeline ${report.timings.pipelineMs} ms\n`)
+      cycles += 1
+      if (report.imap !== 'ok') throw new Error(`IMAP failed: ${report.imapError}`)
+      const [row] = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from atlas_inbox where status = 'classified'`)
+      classified = row!.n
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9
+    await ai.flush()
+    if (classified !== MESSAGES) throw new Error(`only ${classified} of ${MESSAGES} messages were classified`)
+    return { seconds, cycles }
+  }
+  finally {
+    await model.close()
+    await dovecot.stop()
+    await database.close()
+    await admin.unsafe(`drop database if exists "${name}" with (force)`)
+    await admin.end()
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+async function scanning(): Promise<number> {
+  const signatures = writeEicarDatabase()
+  const dir = mkdtempSync(join(tmpdir(), 'atlas-bench-scan-'))
+  const clamd = await startClamd(signatures.dir)
+  try {
+    const files = Array.from({ length: ATTACHMENTS }, (_, i) => {
+      const path = join(dir, `${i}.bin`)
+      writeFileSync(path, randomBytes(ATTACHMENT_BYTES))
+      return path
+    })
+    for (const path of files.slice(0, 10)) await clamdInstream(clamd.host, clamd.port, path, 30_000)
+    const durations: number[] = []
+    for (const path of files) {
+      const start = process.hrtime.bigint()
+      const verdict = await clamdInstream(clamd.host, clamd.port, path, 30_000)
+      durations.push(Number(process.hrtime.bigint() - start) / 1e6)
+      if (verdict.verdict !== 'clean') throw new Error(`unexpected verdict ${JSON.stringify(verdict)}`)
+    }
+    return median(durations)
+  }
+  finally {
+    await clamd.stop()
+    signatures.remove()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export default async function (): Promise<BenchFigure[]> {
+  const run = await pipeline()
+  const scanMs = await scanning()
+  const context = {
+    messages: MESSAGES,
+    cycles: run.cycles,
+    path: 'Dovecot (loopback IMAP) → parse → store → \\Seen → scan (no attachment) → classify (AI facade, loopback model answering at once) → work record',
+    database: 'native PostgreSQL',
+  }
+  return [
+    { name: 'atlas.pipeline_msgs_per_s', value: Number((MESSAGES / run.seconds).toFixed(1)), unit: 'msg/s', lowerIsBetter: false, context },
+    { name: 'atlas.pipeline_ms_per_msg', value: Number(((run.seconds * 1000) / MESSAGES).toFixed(2)), unit: 'ms', lowerIsBetter: true, context },
+    { name: 'atlas.scan_ms_per_attachment', value: Number(scanMs.toFixed(2)), unit: 'ms', lowerIsBetter: true, context: { scanner: 'clamd INSTREAM (loopback, test signature database)', attachments: ATTACHMENTS, bytes: ATTACHMENT_BYTES, statistic: 'median' } },
+  ]
+}

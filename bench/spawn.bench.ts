@@ -1,0 +1,115 @@
+// The spawn engine: how fast a chatty agent's events become rows (stand-in agent → node-pty
+// wrapper → JSONL → the event log, through the view), and how long from a job being claimed
+// by a worker to the agent process starting (the wrapper's node_pty_spawn). Measured on the
+// embedded default (the figure) and on native PostgreSQL (in the context).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import postgres from 'postgres'
+import { connectDatabase, type Database } from '../db/connection'
+import { startEmbeddedServer } from '../db/embedded'
+import { migrateDatabase } from '../db/migrate'
+import { atlasSpawns } from '../db/schema/atlas-spawn'
+import { createMailer } from '../layers/atlas/core/mail/mailer'
+import { readSpawnConfig } from '../layers/atlas/core/spawn/config'
+import { createEventSink } from '../layers/atlas/core/spawn/events'
+import { runOrchestratorCycle } from '../layers/atlas/core/spawn/orchestrator'
+import { openSpawnQueue } from '../layers/atlas/core/spawn/queue'
+import { runAgent, spawnPaths } from '../layers/atlas/core/spawn/run-agent'
+import { runSpawnWorker } from '../layers/atlas/core/spawn/worker'
+import { classifiedMessage } from '../layers/atlas/tests/fixtures/spawn/seed'
+import { median, type BenchFigure } from './lib'
+
+const STAND_IN = fileURLToPath(new URL('../layers/atlas/tests/fixtures/stand-in-agent.mjs', import.meta.url))
+const NATIVE_ADMIN_URL = process.env.TEST_NATIVE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const FLOOD_MB = 8
+const CLAIMS = 5
+
+async function measure(database: Database, dir: string): Promise<{ eventsPerS: number, events: number, claimToStartMs: number, claims: number[] }> {
+  const { db } = database
+  const env = {
+    ...process.env, DATABASE_URL: database.url, SPAWN_AGENT_BIN: STAND_IN, SPAWN_WORKDIR: join(dir, 'work'), SPAWN_LOG_DIR: join(dir, 'logs'),
+    ATLAS_TMP_DIR: join(dir, 'tmp'), SPAWN_POLL_MS: '50', SPAWN_KILL_GRACE_MS: '300', STAND_IN_LINGER_MS: '60000', SPAWN_RECENT_WINDOW_MIN: '0',
+  }
+  mkdirSync(env.SPAWN_WORKDIR, { recursive: true })
+  const config = readSpawnConfig(env)
+
+  // 1. Event persistence throughput.
+  const messageId = await classifiedMessage(db, { intent: 'run', status: 'spawning' })
+  const [spawn] = await db.insert(atlasSpawns).values({ messageId, status: 'running', queuedBy: 'bench' }).returning()
+  const paths = spawnPaths(config.tmpDir, spawn!.id)
+  const sink = createEventSink(db, { spawnId: spawn!.id, messageId })
+  let first = 0
+  const started = performance.now()
+  const outcome = await runAgent({
+    spawnId: spawn!.id, prompt: 'bench', systemPrompt: 'bench', resultFile: paths.resultFile, workDir: env.SPAWN_WORKDIR, spawnDir: paths.spawnDir,
+    logPath: join(dir, 'logs', 'bench.jsonl'), model: 'sonnet', permissionMode: 'acceptEdits', agentBin: STAND_IN, timeoutMs: 300_000, killGraceMs: 300,
+    env: { ...env, STAND_IN_VARIANT: 'flood', STAND_IN_FLOOD_MB: String(FLOOD_MB) }, sink,
+    onAgentStarted: () => {
+      first = performance.now()
+    },
+  })
+  const seconds = (performance.now() - (first || started)) / 1000
+  const events = outcome.events
+
+  // 2. Claim → agent start, through the real queue and worker.
+  const queue = await openSpawnQueue({ connectionString: database.url })
+  const mail = createMailer({ config: { team: ['team@bench.example'], from: 'Atlas <atlas@bench.example>' }, db, transport: { sendMail: async () => ({ messageId: 'x' }) } })
+  const claims: number[] = []
+  try {
+    for (let i = 0; i < CLAIMS; i++) {
+      await classifiedMessage(db, { intent: 'question' })
+      await runOrchestratorCycle({ db, queue, config, actor: 'bench', host: hostname(), pid: process.pid, log: () => {} })
+      await runSpawnWorker({
+        db, queue, config, env: { ...env, STAND_IN_VARIANT: 'fast' }, mail, host: hostname(), pid: process.pid, actor: 'bench', log: () => {},
+        onTiming: timing => void claims.push(timing.agentStartedAt - timing.claimedAt),
+      }, { mode: 'drain' })
+    }
+  }
+  finally {
+    mail.close()
+    await queue.stop()
+  }
+  return { eventsPerS: events / seconds, events, claimToStartMs: median(claims), claims }
+}
+
+export default async function (): Promise<BenchFigure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'synedre-bench-spawn-'))
+  const server = await startEmbeddedServer(join(dir, 'pglite'))
+  const embedded = await connectDatabase(server.url, { max: 4, kind: 'embedded' })
+  const name = `synedre_bench_spawn_${process.pid}`
+  const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`drop database if exists "${name}"`)
+  await admin.unsafe(`create database "${name}"`)
+  const nativeUrl = new URL(NATIVE_ADMIN_URL)
+  nativeUrl.pathname = `/${name}`
+  const native = await connectDatabase(nativeUrl.toString(), { max: 4 })
+  try {
+    await migrateDatabase(embedded)
+    await migrateDatabase(native)
+    const sides = { embedded: await measure(embedded, join(dir, 'embedded')), native: await measure(native, join(dir, 'native')) }
+    const context = {
+      agent: 'stand-in agent (real stream-JSON protocol) in node-pty via the wrapper', flood_mb: FLOOD_MB, events: sides.embedded.events,
+      figure_side: 'embedded (the single-host default)',
+    }
+    return [
+      {
+        name: 'spawn.events_per_s', value: Math.round(sides.embedded.eventsPerS), unit: 'events/s', lowerIsBetter: false,
+        context: { ...context, what: 'events from the agent process start to their rows in atlas_spawn_events (batched INSERTs through the view)', native_events_per_s: Math.round(sides.native.eventsPerS) },
+      },
+      {
+        name: 'spawn.claim_to_start_ms', value: Math.round(sides.embedded.claimToStartMs), unit: 'ms', lowerIsBetter: true,
+        context: { ...context, what: `median over ${CLAIMS} jobs: pg-boss fetch returned → node_pty_spawn read by the worker (message lease, claim transaction, prompt files, wrapper start under tsx, pty spawn)`, samples_ms: sides.embedded.claims.map(Math.round), native_ms: Math.round(sides.native.claimToStartMs), native_samples_ms: sides.native.claims.map(Math.round) },
+      },
+    ]
+  }
+  finally {
+    await embedded.close()
+    await server.close()
+    await native.close()
+    await admin.unsafe(`drop database if exists "${name}" with (force)`)
+    await admin.end()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,96 @@
+// The memory family (mem_*): the structural index of the vault (level 2), the vector index
+// (level 3) and the user model. Levels 1 and 2 themselves live on disk (VAULT_DIR, REFLEX_DIR).
+import { bigserial, check, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, vector } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+
+/** The vector index's dimension (the seed's 1024). */
+export const MEM_EMBEDDING_DIMENSIONS = 1024
+
+/** The ten source types the vector sync indexes (memory-and-learning.md §2.2). */
+export const MEM_SOURCE_TYPES = ['scar', 'victory', 'reflex', 'note', 'doctrine', 'project', 'agent', 'drill', 'procedure', 'iteration'] as const
+export type MemSourceType = typeof MEM_SOURCE_TYPES[number]
+
+/** The vault's sub-spaces (§1, level 2). */
+export const MEM_VAULT_SPACES = ['permanent', 'inbox', 'toc', 'daily', 'ephemeral'] as const
+export type MemVaultSpace = typeof MEM_VAULT_SPACES[number]
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+
+const inList = (values: readonly string[]) => sql.raw(values.map(value => `'${value}'`).join(', '))
+
+/** One row per vault note, kept by the note indexer (incremental by modification time). */
+export const memNotes = pgTable('mem_notes', {
+  /** Path relative to the vault, with forward slashes (e.g. `inbox/deploy-rollback.md`). */
+  path: text('path').primaryKey(),
+  space: text('space').$type<MemVaultSpace>().notNull(),
+  type: text('type'),
+  title: text('title').notNull(),
+  tags: text('tags').array().notNull().default([]),
+  frontmatter: jsonb('frontmatter').$type<Record<string, unknown>>().notNull().default({}),
+  body: text('body').notNull(),
+  /** Outgoing `[[wiki links]]`, targets as written (alias and heading removed). */
+  links: text('links').array().notNull().default([]),
+  size: integer('size').notNull(),
+  fileModifiedAt: timestamp('file_modified_at', { withTimezone: true, precision: 3 }).notNull(),
+  indexedAt: timestamp('indexed_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  index('mem_notes_space_idx').on(table.space),
+  index('mem_notes_links_idx').using('gin', table.links),
+  check('mem_notes_space_check', sql`${table.space} in (${inList(MEM_VAULT_SPACES)})`),
+])
+
+/**
+ * The vector index: one chunk per source document, unique per (source type, source id),
+ * with the SHA-256 fingerprint of the embedded text and the model that embedded it.
+ * `tsv` is the French full-text vector of title and content, for the lexical arm.
+ */
+export const memEmbeddings = pgTable('mem_embeddings', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  sourceType: text('source_type').$type<MemSourceType>().notNull(),
+  sourceId: text('source_id').notNull(),
+  title: text('title').notNull().default(''),
+  /** The embedded text (the document, truncated past the chunk threshold). */
+  content: text('content').notNull(),
+  /** SHA-256 (hex) of `content`. */
+  fingerprint: text('fingerprint').notNull(),
+  provider: text('provider').notNull(),
+  model: text('model').notNull(),
+  embedding: vector('embedding', { dimensions: MEM_EMBEDDING_DIMENSIONS }).notNull(),
+  /** The agent a scar or an iteration belongs to (codename), for agent-first recall. */
+  agent: text('agent'),
+  metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+  tsv: tsvector('tsv').generatedAlwaysAs(sql`setweight(to_tsvector('french'::regconfig, coalesce(title, '')), 'A') || setweight(to_tsvector('french'::regconfig, content), 'B')`),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  uniqueIndex('mem_embeddings_source_key').on(table.sourceType, table.sourceId),
+  index('mem_embeddings_embedding_hnsw_idx').using('hnsw', table.embedding.op('vector_cosine_ops')),
+  index('mem_embeddings_tsv_idx').using('gin', table.tsv),
+  check('mem_embeddings_source_type_check', sql`${table.sourceType} in (${inList(MEM_SOURCE_TYPES)})`),
+  check('mem_embeddings_fingerprint_check', sql`${table.fingerprint} ~ '^[0-9a-f]{64}$'`),
+])
+
+/** The user model's dimensions (§4.7); `private` is reserved for the primary operator. */
+export const MEM_USER_DIMENSIONS = ['communication_style', 'schedules', 'profile', 'skills', 'history', 'preferences', 'private'] as const
+export type MemUserDimension = typeof MEM_USER_DIMENSIONS[number]
+
+type Dimension = Record<string, unknown>
+
+/** The user model: a structured profile in JSONB dimensions, one row per person. */
+export const memUserModel = pgTable('mem_user_model', {
+  /** Who the profile describes (an e-mail address or a short handle). */
+  subject: text('subject').primaryKey(),
+  communicationStyle: jsonb('communication_style').$type<Dimension>().notNull().default({}),
+  schedules: jsonb('schedules').$type<Dimension>().notNull().default({}),
+  profile: jsonb('profile').$type<Dimension>().notNull().default({}),
+  skills: jsonb('skills').$type<Dimension>().notNull().default({}),
+  history: jsonb('history').$type<Dimension>().notNull().default({}),
+  preferences: jsonb('preferences').$type<Dimension>().notNull().default({}),
+  private: jsonb('private').$type<Dimension>().notNull().default({}),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+export type MemNote = typeof memNotes.$inferSelect
+export type MemEmbedding = typeof memEmbeddings.$inferSelect
+export type MemUserModelRow = typeof memUserModel.$inferSelect

@@ -1,0 +1,88 @@
+// The work registries an Atlas classification materialises into: runs, chantier drafts,
+// questions, négociations and conseils. Minimal for now (the worksites domain will grow
+// them): each row knows the message that created it (unique: one record per message and
+// registry), its tenant, its status, and how many messages of the thread updated it.
+import { sql } from 'drizzle-orm'
+import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { atlasMessages } from './atlas'
+import { clients } from './clients'
+
+function common() {
+  return {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The message that created the record (one record per message and registry). */
+    sourceMessageId: bigint('source_message_id', { mode: 'number' }).notNull().references(() => atlasMessages.id),
+    /** The last message of the thread that updated it. */
+    lastMessageId: bigint('last_message_id', { mode: 'number' }).notNull().references(() => atlasMessages.id),
+    messageCount: integer('message_count').notNull().default(1),
+    tenantId: uuid('tenant_id').references(() => clients.id),
+    title: text('title').notNull(),
+    requesterEmail: text('requester_email'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  }
+}
+
+/** Atomic tasks executable in one command. */
+export const workRuns = pgTable('work_runs', {
+  ...common(),
+  request: text('request').notNull(),
+  status: text('status').notNull().default('open'),
+}, table => [
+  uniqueIndex('work_runs_source_message_key').on(table.sourceMessageId),
+  index('work_runs_tenant_idx').on(table.tenantId, table.createdAt),
+  check('work_runs_status_check', sql`${table.status} in ('open', 'in_progress', 'done', 'cancelled')`),
+])
+
+/** Structured multi-step missions, created as drafts. */
+export const workChantiers = pgTable('work_chantiers', {
+  ...common(),
+  brief: text('brief').notNull(),
+  status: text('status').notNull().default('draft'),
+}, table => [
+  uniqueIndex('work_chantiers_source_message_key').on(table.sourceMessageId),
+  index('work_chantiers_tenant_idx').on(table.tenantId, table.createdAt),
+  check('work_chantiers_status_check', sql`${table.status} in ('draft', 'active', 'done', 'cancelled')`),
+])
+
+/** Requests for an opinion or analysis, answered as a draft. */
+export const workQuestions = pgTable('work_questions', {
+  ...common(),
+  question: text('question').notNull(),
+  /** The latest prepared reply of the thread when the question was created or updated. */
+  draftAnswer: text('draft_answer'),
+  draftId: bigint('draft_id', { mode: 'number' }),
+  status: text('status').notNull().default('open'),
+}, table => [
+  uniqueIndex('work_questions_source_message_key').on(table.sourceMessageId),
+  index('work_questions_tenant_idx').on(table.tenantId, table.createdAt),
+  check('work_questions_status_check', sql`${table.status} in ('open', 'answered', 'cancelled')`),
+])
+
+/** Inbound commercial requests (prospects, quotes): the commercial registry. */
+export const workNegociations = pgTable('work_negociations', {
+  ...common(),
+  prospectDomain: text('prospect_domain'),
+  summary: text('summary').notNull(),
+  status: text('status').notNull().default('new'),
+}, table => [
+  uniqueIndex('work_negociations_source_message_key').on(table.sourceMessageId),
+  check('work_negociations_status_check', sql`${table.status} in ('new', 'in_progress', 'won', 'lost', 'cancelled')`),
+])
+
+/** Requests for an opinion or expertise on an existing external item. */
+export const workConseils = pgTable('work_conseils', {
+  ...common(),
+  request: text('request').notNull(),
+  status: text('status').notNull().default('open'),
+}, table => [
+  uniqueIndex('work_conseils_source_message_key').on(table.sourceMessageId),
+  check('work_conseils_status_check', sql`${table.status} in ('open', 'given', 'cancelled')`),
+])
+
+export type WorkRun = typeof workRuns.$inferSelect
+export type WorkChantier = typeof workChantiers.$inferSelect
+export type WorkQuestion = typeof workQuestions.$inferSelect
+export type WorkNegociation = typeof workNegociations.$inferSelect
+export type WorkConseil = typeof workConseils.$inferSelect

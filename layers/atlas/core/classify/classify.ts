@@ -1,0 +1,168 @@
+// Classifies one message through the AI facade (feature atlas_classify, strict JSON, 30 s),
+// applies the guardrails, and writes the outcome in ONE transaction: the tracking row
+// (intent, confidence, model, reasoning, tenant, status), the audit records and the
+// materialised work record. A concurrent change of the tracking row (its revision moved)
+// rolls the whole write back.
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '../../../../db/client'
+import { atlasInbox, type AtlasAttachment, type AtlasInboxRow, type AtlasMessage } from '../../../../db/schema/atlas'
+import type { AiFacade } from '../../../ai/core/facade'
+import { cancelRecord, isWorkKind, materialiseRecord } from '../../../worksites/core/registries'
+import { recordAtlasAudit } from '../audit'
+import type { ClassifierConfig } from '../config'
+import { resolveTenant } from '../tenants'
+import { clip } from '../text'
+import { applyGuardrails, checkAnswer, isForwardedAtlasSummary, type GuardedClassification } from './guardrails'
+import { buildClassificationPrompt, SYSTEM_PROMPT } from './prompt'
+
+export const CLASSIFY_FEATURE = 'atlas_classify'
+export const FORWARD_RULE_MODEL = 'rule:fwd-atlas-summary'
+
+export interface ClassifyDeps {
+  db: Db
+  ai: Pick<AiFacade, 'complete'>
+  config: ClassifierConfig
+  actor: string
+  log: (line: string) => void
+  /** Test hook: called right before the classification is committed. */
+  beforeCommit?: () => Promise<void>
+}
+
+export interface ClassifyTarget {
+  inbox: AtlasInboxRow
+  message: AtlasMessage
+  attachments: AtlasAttachment[]
+  /** In memory only: never stored, never logged. */
+  ocrText?: string
+  /** Audit notes to add to the classified record (e.g. attachments not re-fetched). */
+  notes?: string[]
+}
+
+export type ClassifyOutcome =
+  | { status: 'classified', intent: string, confidence: number, materialised: { kind: string, id: string, action: string } | null }
+  | { status: 'classification_failed', reason: string, attempts: number, flagged: boolean }
+  | { status: 'stale', reason: string }
+
+class StaleRevision extends Error {}
+
+function modelOf(result: { provider: string, model: string, offline: boolean }): { provider: string, model: string } {
+  return { provider: result.provider, model: result.model }
+}
+
+export async function classifyMessage(deps: ClassifyDeps, target: ClassifyTarget): Promise<ClassifyOutcome> {
+  const { db, config } = deps
+  const { inbox, message, attachments } = target
+  const tenant = await resolveTenant(db, message.fromAddress)
+
+  let guarded: GuardedClassification | undefined
+  let source: { provider: string | null, model: string }
+  let failure: string | undefined
+  let rawAnswer: string | undefined
+
+  if (isForwardedAtlasSummary(message.subject)) {
+    guarded = {
+      intent: 'noise', confidence: 1, modelIntent: 'noise', tenantId: tenant?.id ?? null, audits: [], forcedNoise: false, uncertain: false,
+      reasoning: 'A forwarded Atlas summary (subject starts with "Fwd: [Atlas]"): noise, no model called.',
+    }
+    source = { provider: null, model: FORWARD_RULE_MODEL }
+  }
+  else {
+    const prompt = buildClassificationPrompt({ from: message.fromAddress, subject: message.subject, attachments, body: message.textBody, ocrText: target.ocrText })
+    source = { provider: null, model: '' }
+    try {
+      const result = await deps.ai.complete({ feature: CLASSIFY_FEATURE, system: SYSTEM_PROMPT, prompt, json: true, timeoutMs: config.timeoutMs, actor: deps.actor })
+      source = modelOf(result)
+      rawAnswer = result.content
+      const checked = checkAnswer(result.data)
+      if (checked.ok) {
+        guarded = applyGuardrails(checked.answer, { fromAddress: message.fromAddress, attachmentCount: attachments.length, founderEmails: config.founderEmails, tenant })
+      }
+      else {
+        failure = `the model's answer was refused: ${checked.reason}`
+      }
+    }
+    catch (error) {
+      failure = `the model call failed: ${clip((error as Error).message, 500)}`
+    }
+  }
+
+  if (!guarded && failure === undefined) failure = 'no classification came out of the model call'
+  const attempts = inbox.classifyAttempts + 1
+  try {
+    await deps.beforeCommit?.()
+    return await db.transaction(async (tx) => {
+      if (failure !== undefined) {
+        const flagged = attempts >= config.maxAttempts
+        const updated = await tx.update(atlasInbox).set({
+          status: 'classification_failed',
+          statusReason: flagged ? `${failure} (attempt ${attempts} of ${config.maxAttempts}: no more retries, needs a person)` : `${failure} (attempt ${attempts} of ${config.maxAttempts}, retried next cycle)`,
+          needsHuman: flagged,
+          classifyAttempts: attempts,
+          provider: source.provider,
+          model: source.model || null,
+          revision: sql`${atlasInbox.revision} + 1`,
+          updatedAt: new Date(),
+        }).where(and(eq(atlasInbox.id, inbox.id), eq(atlasInbox.revision, inbox.revision))).returning({ id: atlasInbox.id })
+        if (updated.length === 0) throw new StaleRevision()
+        await recordAtlasAudit(tx, {
+          messageId: message.id, action: 'classification_failed', actor: deps.actor,
+          details: { reason: failure, attempt: attempts, maxAttempts: config.maxAttempts, flagged, provider: source.provider, model: source.model || null, answer: rawAnswer ? clip(rawAnswer, 500) : undefined },
+        })
+        return { status: 'classification_failed' as const, reason: failure, attempts, flagged }
+      }
+
+      const outcome = guarded!
+      let materialised: { kind: string, id: string, action: string } | null = null
+      const previous = inbox.materialisedKind && isWorkKind(inbox.materialisedKind) && inbox.materialisedId ? { kind: inbox.materialisedKind, id: inbox.materialisedId } : null
+      if (outcome.intent !== 'noise' && isWorkKind(outcome.intent)) {
+        if (previous && previous.kind !== outcome.intent) await cancelRecord(tx, previous.kind, previous.id)
+        materialised = previous && previous.kind === outcome.intent
+          ? { kind: previous.kind, id: previous.id, action: 'kept' }
+          : await materialiseRecord(tx, { kind: outcome.intent, message, tenantId: outcome.tenantId, actor: deps.actor })
+      }
+      else if (previous) {
+        await cancelRecord(tx, previous.kind, previous.id)
+      }
+
+      const updated = await tx.update(atlasInbox).set({
+        status: 'classified',
+        statusReason: null,
+        needsHuman: false,
+        intent: outcome.intent,
+        confidence: outcome.confidence,
+        provider: source.provider,
+        model: source.model,
+        reasoning: outcome.reasoning,
+        tenantId: outcome.tenantId,
+        materialisedKind: materialised?.kind ?? null,
+        materialisedId: materialised?.id ?? null,
+        classifyAttempts: attempts,
+        classifiedAt: new Date(),
+        revision: sql`${atlasInbox.revision} + 1`,
+        updatedAt: new Date(),
+      }).where(and(eq(atlasInbox.id, inbox.id), eq(atlasInbox.revision, inbox.revision))).returning({ id: atlasInbox.id })
+      if (updated.length === 0) throw new StaleRevision()
+
+      for (const audit of outcome.audits) await recordAtlasAudit(tx, { messageId: message.id, action: audit.action, actor: deps.actor, details: audit.details })
+      await recordAtlasAudit(tx, {
+        messageId: message.id, action: 'classified', actor: deps.actor,
+        details: {
+          intent: outcome.intent, confidence: outcome.confidence, modelIntent: outcome.modelIntent, reasoning: outcome.reasoning,
+          provider: source.provider, model: source.model, tenantId: outcome.tenantId, forcedNoise: outcome.forcedNoise || undefined,
+          uncertain: outcome.uncertain || undefined, notes: target.notes?.length ? target.notes : undefined, attempt: attempts,
+        },
+      })
+      if (materialised) {
+        await recordAtlasAudit(tx, { messageId: message.id, action: 'materialised', actor: deps.actor, details: { ...materialised, previous: previous ?? undefined } })
+      }
+      return { status: 'classified' as const, intent: outcome.intent, confidence: outcome.confidence, materialised }
+    })
+  }
+  catch (error) {
+    if (error instanceof StaleRevision) {
+      deps.log(`[atlas] message ${message.id}: its tracking row changed while it was being classified (re-classification requested?); left for the next cycle`)
+      return { status: 'stale', reason: 'the tracking row changed meanwhile' }
+    }
+    throw error
+  }
+}

@@ -1,0 +1,174 @@
+// Everything the Atlas pipeline reads from the environment, in one place. Each variable
+// is parsed here, with a clear error naming it when its value makes no sense; the rest of
+// the core receives the resulting object as an argument.
+import { tmpdir } from 'node:os'
+
+export type AtlasEnv = Readonly<Record<string, string | undefined>>
+
+export class AtlasConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`)
+    this.name = 'AtlasConfigError'
+  }
+}
+
+export interface ImapConfig {
+  host: string
+  port: number
+  secure: boolean
+  user: string
+  password: string
+  mailbox: string
+  /** Deadline on one whole poll (connect, search, fetch, flag, logout). */
+  deadlineMs: number
+}
+
+export interface AtlasLimits {
+  /** A message larger than this is quarantined without being parsed. */
+  maxMessageBytes: number
+  maxAttachmentBytes: number
+  maxAttachments: number
+  maxMimeParts: number
+  /** New messages taken per cycle; the rest wait for the next one. */
+  maxMessagesPerCycle: number
+}
+
+export interface ScannerConfig {
+  clamd?: { host: string, port: number }
+  clamscanBin: string
+  /** A signature database (file or folder) for clamscan; its own default when unset. */
+  clamavDatabase?: string
+  timeoutMs: number
+}
+
+export interface OcrConfig {
+  enabled: boolean
+  maxImages: number
+  /** Images wider or taller than this are downscaled before recognition. */
+  maxDimension: number
+  /** Images over this many input pixels are not decoded at all (decompression bombs). */
+  maxInputPixels: number
+  /** The worker is recycled after this many recognitions. */
+  recycleAfter: number
+}
+
+export interface ClassifierConfig {
+  timeoutMs: number
+  maxAttempts: number
+  /** Messages classified at the same time (the model's latency dominates a cycle). */
+  concurrency: number
+  founderEmails: string[]
+}
+
+export interface AtlasConfig {
+  imap?: ImapConfig
+  limits: AtlasLimits
+  scanner: ScannerConfig
+  ocr: OcrConfig
+  classifier: ClassifierConfig
+  /** Parent of the per-cycle temporary attachment folders. */
+  tmpDir: string
+  /**
+   * Test-only: stop the collector at a named point (`point` or `point@n` for the n-th time)
+   * and wait there, so a test can kill it. Never set in production.
+   */
+  pauseAt?: { point: string, occurrence: number }
+}
+
+const MB = 1024 * 1024
+
+function text(env: AtlasEnv, name: string): string | undefined {
+  const value = env[name]?.trim()
+  return value ? value : undefined
+}
+
+function integer(env: AtlasEnv, name: string, fallback: number, min = 1): number {
+  const raw = text(env, name)
+  if (raw === undefined) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min) throw new AtlasConfigError(name, `expected a whole number ≥ ${min}, got "${raw}"`)
+  return value
+}
+
+function flag(env: AtlasEnv, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase()
+  if (raw === undefined) return fallback
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false
+  throw new AtlasConfigError(name, `expected 1/0, true/false, yes/no or on/off, got "${raw}"`)
+}
+
+/** A comma- or space-separated list of addresses, lower-cased; each must look like one. */
+export function emailList(env: AtlasEnv, name: string): string[] {
+  const raw = text(env, name)
+  if (!raw) return []
+  const addresses = raw.split(/[\s,;]+/).map(entry => entry.trim().toLowerCase()).filter(Boolean)
+  for (const address of addresses) {
+    if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(address)) throw new AtlasConfigError(name, `"${address}" is not an email address`)
+  }
+  return [...new Set(addresses)]
+}
+
+function imapConfig(env: AtlasEnv): ImapConfig | undefined {
+  const host = text(env, 'ATLAS_IMAP_HOST')
+  if (!host) return undefined
+  const secure = flag(env, 'ATLAS_IMAP_SECURE', true)
+  const user = text(env, 'ATLAS_IMAP_USER')
+  const password = env.ATLAS_IMAP_PASSWORD
+  if (!user) throw new AtlasConfigError('ATLAS_IMAP_USER', 'required when ATLAS_IMAP_HOST is set (the Atlas mailbox login)')
+  if (!password) throw new AtlasConfigError('ATLAS_IMAP_PASSWORD', 'required when ATLAS_IMAP_HOST is set')
+  const port = integer(env, 'ATLAS_IMAP_PORT', secure ? 993 : 143)
+  if (port > 65535) throw new AtlasConfigError('ATLAS_IMAP_PORT', `not a port number: ${port}`)
+  return {
+    host,
+    port,
+    secure,
+    user,
+    password,
+    mailbox: text(env, 'ATLAS_IMAP_MAILBOX') ?? 'INBOX',
+    deadlineMs: integer(env, 'ATLAS_IMAP_DEADLINE_MS', 90_000, 1000),
+  }
+}
+
+function pauseAt(env: AtlasEnv): AtlasConfig['pauseAt'] {
+  const raw = text(env, 'ATLAS_COLLECT_PAUSE_AT')
+  if (!raw) return undefined
+  const match = /^([a-z_]+)(?:@(\d+))?$/.exec(raw)
+  if (!match) throw new AtlasConfigError('ATLAS_COLLECT_PAUSE_AT', `expected point or point@n, got "${raw}"`)
+  return { point: match[1]!, occurrence: Number(match[2] ?? 1) }
+}
+
+export function readAtlasConfig(env: AtlasEnv): AtlasConfig {
+  const clamdHost = text(env, 'CLAMD_HOST')
+  return {
+    imap: imapConfig(env),
+    limits: {
+      maxMessageBytes: integer(env, 'ATLAS_MAX_MESSAGE_BYTES', 35 * MB),
+      maxAttachmentBytes: integer(env, 'ATLAS_MAX_ATTACHMENT_BYTES', 25 * MB),
+      maxAttachments: integer(env, 'ATLAS_MAX_ATTACHMENTS', 20, 0),
+      maxMimeParts: integer(env, 'ATLAS_MAX_MIME_PARTS', 200),
+      maxMessagesPerCycle: integer(env, 'ATLAS_MAX_MESSAGES_PER_CYCLE', 200),
+    },
+    scanner: {
+      clamd: clamdHost ? { host: clamdHost, port: integer(env, 'CLAMD_PORT', 3310) } : undefined,
+      clamscanBin: text(env, 'CLAMSCAN_BIN') ?? 'clamscan',
+      clamavDatabase: text(env, 'CLAMAV_DATABASE'),
+      timeoutMs: integer(env, 'ATLAS_SCAN_TIMEOUT_MS', 120_000, 100),
+    },
+    ocr: {
+      enabled: flag(env, 'ATLAS_OCR_ENABLED', true),
+      maxImages: integer(env, 'ATLAS_OCR_MAX_IMAGES', 10, 0),
+      maxDimension: integer(env, 'ATLAS_OCR_MAX_DIMENSION', 2500, 100),
+      maxInputPixels: integer(env, 'ATLAS_OCR_MAX_INPUT_PIXELS', 50_000_000, 10_000),
+      recycleAfter: integer(env, 'ATLAS_OCR_RECYCLE_AFTER', 25),
+    },
+    classifier: {
+      timeoutMs: integer(env, 'ATLAS_CLASSIFY_TIMEOUT_MS', 30_000, 100),
+      maxAttempts: integer(env, 'ATLAS_CLASSIFY_MAX_ATTEMPTS', 3),
+      concurrency: integer(env, 'ATLAS_CLASSIFY_CONCURRENCY', 4),
+      founderEmails: emailList(env, 'ATLAS_FOUNDER_EMAILS'),
+    },
+    tmpDir: text(env, 'ATLAS_TMP_DIR') ?? tmpdir(),
+    pauseAt: pauseAt(env),
+  }
+}

@@ -1,0 +1,180 @@
+// After ingestion, in the same cycle: antivirus on every attachment, then (only when every
+// verdict is clean) OCR of the images and the classification. A message whose attachments
+// are not all clean is blocked (blocked_unsafe) and no model ever sees it.
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
+import type { Db } from '../../../db/client'
+import { atlasAttachments, atlasInbox, atlasMessages, type AtlasAttachment, type AtlasInboxRow } from '../../../db/schema/atlas'
+import type { AiFacade } from '../../ai/core/facade'
+import { recordAtlasAudit } from './audit'
+import { classifyMessage, type ClassifyOutcome } from './classify/classify'
+import type { AtlasConfig } from './config'
+import { extractImageText, isOcrCandidate, type OcrEngine } from './ocr'
+import type { Scanner } from './scan/clamav'
+
+export interface WorkItem {
+  inboxId: number
+  /** Attachment files by position, or null when the source could not be fetched this cycle. */
+  files: Map<number, string> | null
+}
+
+export interface PipelineDeps {
+  db: Db
+  ai: Pick<AiFacade, 'complete'>
+  config: AtlasConfig
+  scanner: Scanner
+  /** The OCR engine, created on first use. */
+  ocr: () => OcrEngine
+  actor: string
+  log: (line: string) => void
+  checkpoint: (point: string) => Promise<void>
+  signal?: AbortSignal
+}
+
+export interface PipelineReport {
+  classified: number
+  blocked: number
+  failed: number
+  stale: number
+  skipped: number
+  outcomes: Array<{ inboxId: number, status: string }>
+}
+
+/** Rows still to process: fresh ones, and failed ones under the retry cap. */
+function processable(maxAttempts: number) {
+  return or(eq(atlasInbox.status, 'received'), and(eq(atlasInbox.status, 'classification_failed'), sql`${atlasInbox.classifyAttempts} < ${maxAttempts}`))
+}
+
+export async function pendingInboxRows(db: Db, config: AtlasConfig, limit = 500): Promise<Array<{ inboxId: number, mailbox: string, uidValidity: number | null, uid: number | null, attachments: number }>> {
+  const rows = await db.select({
+    inboxId: atlasInbox.id,
+    mailbox: atlasMessages.mailbox,
+    uidValidity: atlasMessages.uidValidity,
+    uid: atlasMessages.uid,
+    attachments: sql<number>`(select count(*)::int from atlas_attachments a where a.message_id = ${atlasMessages.id})`,
+  }).from(atlasInbox).innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
+    .where(processable(config.classifier.maxAttempts))
+    .orderBy(asc(atlasInbox.id))
+    .limit(limit)
+  return rows
+}
+
+async function blockUnsafe(deps: PipelineDeps, inbox: AtlasInboxRow, reason: string, attachments: AtlasAttachment[]): Promise<boolean> {
+  return await deps.db.transaction(async (tx) => {
+    const updated = await tx.update(atlasInbox).set({
+      status: 'blocked_unsafe', statusReason: reason, needsHuman: true, revision: sql`${atlasInbox.revision} + 1`, updatedAt: new Date(),
+    }).where(and(eq(atlasInbox.id, inbox.id), eq(atlasInbox.revision, inbox.revision))).returning({ id: atlasInbox.id })
+    if (updated.length === 0) return false
+    await recordAtlasAudit(tx, {
+      messageId: inbox.messageId, action: 'blocked_unsafe', actor: deps.actor,
+      details: { reason, attachments: attachments.map(a => ({ position: a.position, filename: a.filename, verdict: a.verdict, signature: a.signature, reason: a.verdictReason, scanner: a.scanner })) },
+    })
+    return true
+  })
+}
+
+function describeUnsafe(attachments: AtlasAttachment[], refetched: boolean): string {
+  const bad = attachments.filter(a => a.verdict !== 'clean')
+  return bad.map((a) => {
+    const name = a.filename ?? `attachment ${a.position}`
+    if (a.verdict === 'infected') return `${name}: infected (${a.signature})`
+    if (a.verdict === 'error') return `${name}: scan error (${a.verdictReason})`
+    return refetched ? `${name}: not scanned` : `${name}: not scanned (the message could not be fetched again from the mailbox)`
+  }).join('; ')
+}
+
+export async function runPipeline(deps: PipelineDeps, items: WorkItem[]): Promise<PipelineReport> {
+  const report: PipelineReport = { classified: 0, blocked: 0, failed: 0, stale: 0, skipped: 0, outcomes: [] }
+  if (items.length === 0) return report
+  const { db, config } = deps
+  const byId = new Map(items.map(item => [item.inboxId, item]))
+  const rows = await db.select().from(atlasInbox)
+    .innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
+    .where(and(inArray(atlasInbox.id, [...byId.keys()]), processable(config.classifier.maxAttempts)))
+    .orderBy(asc(atlasInbox.id))
+  report.skipped = items.length - rows.length
+  const attachmentRows = rows.length === 0
+    ? []
+    : await db.select().from(atlasAttachments).where(inArray(atlasAttachments.messageId, rows.map(r => r.atlas_messages.id))).orderBy(asc(atlasAttachments.position))
+
+  // 1. Antivirus, one batch for the whole cycle.
+  const toScan: Array<{ attachment: AtlasAttachment, path: string | undefined }> = []
+  for (const row of rows) {
+    const files = byId.get(row.atlas_inbox.id)!.files
+    if (!files) continue
+    for (const attachment of attachmentRows.filter(a => a.messageId === row.atlas_messages.id)) toScan.push({ attachment, path: files.get(attachment.position) })
+  }
+  if (toScan.length > 0) {
+    const paths = toScan.map(entry => entry.path).filter((path): path is string => Boolean(path))
+    const verdicts = paths.length > 0 ? await deps.scanner.scanFiles(paths) : new Map()
+    for (const { attachment, path } of toScan) {
+      const verdict = path ? verdicts.get(path) : undefined
+      const values = verdict
+        ? { verdict: verdict.verdict, signature: verdict.signature ?? null, verdictReason: verdict.reason ?? null, scanner: verdict.scanner, scannedAt: new Date() }
+        : { verdict: 'error' as const, signature: null, verdictReason: 'the attachment file was not available to the scanner', scanner: deps.scanner.name, scannedAt: new Date() }
+      await db.update(atlasAttachments).set(values).where(eq(atlasAttachments.id, attachment.id))
+      Object.assign(attachment, values)
+    }
+  }
+  await deps.checkpoint('after_scan')
+
+  // 2. Per message: block, or OCR and classify — several messages at a time (the model's
+  // latency dominates), the OCR engine one image at a time.
+  let ocrQueue: Promise<unknown> = Promise.resolve()
+  const serialOcr = <T>(job: () => Promise<T>): Promise<T> => {
+    const run = ocrQueue.then(job, job)
+    ocrQueue = run.catch(() => {})
+    return run
+  }
+  const handle = async (row: typeof rows[number]): Promise<void> => {
+    const inbox = row.atlas_inbox
+    const message = row.atlas_messages
+    const files = byId.get(inbox.id)!.files
+    const attachments = attachmentRows.filter(a => a.messageId === message.id)
+    if (attachments.some(a => a.verdict !== 'clean')) {
+      const blocked = await blockUnsafe(deps, inbox, describeUnsafe(attachments, files !== null), attachments)
+      if (blocked) report.blocked += 1
+      else report.stale += 1
+      report.outcomes.push({ inboxId: inbox.id, status: blocked ? 'blocked_unsafe' : 'stale' })
+      return
+    }
+    const notes: string[] = []
+    let ocrText: string | undefined
+    if (attachments.length > 0 && !files) notes.push('attachments not available again this cycle: classified on the text, with the verdicts of the earlier scan, without OCR')
+    const images = files ? attachments.filter(a => isOcrCandidate(a.contentType) && files.has(a.position)) : []
+    if (config.ocr.enabled && images.length > 0 && files) {
+      try {
+        const result = await serialOcr(() => extractImageText(deps.ocr(), images.map(a => ({ position: a.position, path: files.get(a.position)!, contentType: a.contentType })), config.ocr))
+        ocrText = result.text
+        await recordAtlasAudit(db, {
+          messageId: message.id, action: 'ocr_extracted', actor: deps.actor,
+          details: { characters: result.text.length, images: result.images, skipped: result.skipped.length > 0 ? result.skipped : undefined },
+        })
+      }
+      catch (error) {
+        notes.push(`OCR failed (${(error as Error).message.slice(0, 200)}): classified without the image text`)
+      }
+    }
+    const outcome: ClassifyOutcome = await classifyMessage({
+      db, ai: deps.ai, config: config.classifier, actor: deps.actor, log: deps.log,
+      beforeCommit: () => deps.checkpoint('before_classify_commit'),
+    }, { inbox, message, attachments, ocrText, notes })
+    if (outcome.status === 'classified') report.classified += 1
+    else if (outcome.status === 'classification_failed') report.failed += 1
+    else report.stale += 1
+    report.outcomes.push({ inboxId: inbox.id, status: outcome.status })
+  }
+  let next = 0
+  const lane = async (): Promise<void> => {
+    while (next < rows.length) {
+      const row = rows[next++]!
+      if (deps.signal?.aborted) {
+        deps.log(`[atlas] stopping before message ${row.atlas_messages.id}: ${String(deps.signal.reason ?? 'aborted')} (the rest waits for the next cycle)`)
+        next = rows.length
+        return
+      }
+      await handle(row)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(config.classifier.concurrency, rows.length)) }, lane))
+  return report
+}

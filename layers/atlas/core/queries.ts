@@ -1,0 +1,203 @@
+// What the hub reads: the inbox list (filters, search, newest first), one message with its
+// attachments, audit trail and materialised record, and a change marker for live refresh.
+import { and, asc, desc, eq, ilike, lt, or, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../../../db/client'
+import { atlasAttachments, atlasAudit, atlasInbox, atlasMessages } from '../../../db/schema/atlas'
+import { clients } from '../../../db/schema/clients'
+import { getWorkRecord, isWorkKind, type WorkRecordView } from '../../worksites/core/registries'
+import { EMAIL_FRAME_CSP, sanitizeEmailHtml } from './sanitize'
+import { RECLASSIFIABLE_STATUSES, type InboxStatus, type Intent } from './vocabulary'
+
+export interface InboxFilters {
+  status?: InboxStatus
+  intent?: Intent
+  /** Words searched in the subject, the sender and the body. */
+  q?: string
+  needsHuman?: boolean
+  /** Keyset pagination: messages older than this message id. */
+  before?: number
+  limit?: number
+}
+
+export interface InboxListItem {
+  messageId: number
+  subject: string
+  fromAddress: string | null
+  fromName: string | null
+  receivedAt: Date
+  status: string
+  statusReason: string | null
+  needsHuman: boolean
+  intent: string | null
+  confidence: number | null
+  tenant: string | null
+  materialisedKind: string | null
+  attachments: number
+  updatedAt: Date
+}
+
+export interface InboxList {
+  items: InboxListItem[]
+  counts: Record<string, number>
+  nextBefore: number | null
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, match => `\\${match}`)
+}
+
+export async function listInbox(db: Db, filters: InboxFilters = {}): Promise<InboxList> {
+  const limit = Math.min(Math.max(filters.limit ?? 50, 1), 200)
+  const conditions: SQL[] = []
+  if (filters.status) conditions.push(eq(atlasInbox.status, filters.status))
+  if (filters.intent) conditions.push(eq(atlasInbox.intent, filters.intent))
+  if (filters.needsHuman !== undefined) conditions.push(eq(atlasInbox.needsHuman, filters.needsHuman))
+  if (filters.before) conditions.push(lt(atlasMessages.id, filters.before))
+  for (const word of (filters.q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8)) {
+    const pattern = `%${escapeLike(word)}%`
+    conditions.push(or(ilike(atlasMessages.subject, pattern), ilike(atlasMessages.fromAddress, pattern), ilike(atlasMessages.fromName, pattern), ilike(atlasMessages.textBody, pattern))!)
+  }
+  const rows = await db.select({
+    messageId: atlasMessages.id,
+    subject: atlasMessages.subject,
+    fromAddress: atlasMessages.fromAddress,
+    fromName: atlasMessages.fromName,
+    receivedAt: atlasMessages.receivedAt,
+    status: atlasInbox.status,
+    statusReason: atlasInbox.statusReason,
+    needsHuman: atlasInbox.needsHuman,
+    intent: atlasInbox.intent,
+    confidence: atlasInbox.confidence,
+    tenant: clients.name,
+    materialisedKind: atlasInbox.materialisedKind,
+    attachments: sql<number>`(select count(*)::int from atlas_attachments a where a.message_id = ${atlasMessages.id})`,
+    updatedAt: atlasInbox.updatedAt,
+  }).from(atlasInbox)
+    .innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
+    .leftJoin(clients, eq(clients.id, atlasInbox.tenantId))
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(atlasMessages.id))
+    .limit(limit + 1)
+  const countRows = await db.select({ status: atlasInbox.status, n: sql<number>`count(*)::int` }).from(atlasInbox).groupBy(atlasInbox.status)
+  const items = rows.slice(0, limit)
+  return {
+    items,
+    counts: Object.fromEntries(countRows.map(row => [row.status, row.n])),
+    nextBefore: rows.length > limit ? items[items.length - 1]!.messageId : null,
+  }
+}
+
+export interface MessageDetail {
+  message: {
+    id: number
+    messageId: string | null
+    subject: string
+    fromAddress: string | null
+    fromName: string | null
+    toAddresses: string[]
+    ccAddresses: string[]
+    replyTo: string | null
+    sentAt: Date | null
+    receivedAt: Date
+    inReplyTo: string | null
+    headers: Array<{ key: string, value: string }>
+    textBody: string
+    /** Sanitised, remote content removed; show it in a sandboxed frame with `frameCsp`. */
+    safeHtml: string | null
+    blockedRemote: number
+    frameCsp: string
+    parseWarnings: string[]
+    rawSize: number
+    rawSha256: string
+  }
+  inbox: {
+    status: string
+    statusReason: string | null
+    needsHuman: boolean
+    intent: string | null
+    confidence: number | null
+    provider: string | null
+    model: string | null
+    reasoning: string | null
+    classifyAttempts: number
+    classifiedAt: Date | null
+    updatedAt: Date
+    reclassifiable: boolean
+    reclassifyRequestedBy: string | null
+  }
+  tenant: { id: string, slug: string, name: string } | null
+  attachments: Array<{ position: number, filename: string | null, contentType: string, sizeBytes: number, sha256: string, inline: boolean, verdict: string, signature: string | null, verdictReason: string | null, scanner: string | null, scannedAt: Date | null }>
+  audit: Array<{ id: number, at: Date, action: string, actor: string, details: Record<string, unknown> }>
+  materialised: WorkRecordView | null
+}
+
+export async function getMessageDetail(db: Db, messageId: number): Promise<MessageDetail | null> {
+  const [row] = await db.select().from(atlasMessages)
+    .innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
+    .leftJoin(clients, eq(clients.id, atlasInbox.tenantId))
+    .where(eq(atlasMessages.id, messageId))
+  if (!row) return null
+  const message = row.atlas_messages
+  const inbox = row.atlas_inbox
+  const attachments = await db.select().from(atlasAttachments).where(eq(atlasAttachments.messageId, messageId)).orderBy(asc(atlasAttachments.position))
+  const audit = await db.select().from(atlasAudit).where(eq(atlasAudit.messageId, messageId)).orderBy(asc(atlasAudit.id))
+  const sanitised = message.htmlBody ? sanitizeEmailHtml(message.htmlBody) : null
+  const materialised = inbox.materialisedKind && inbox.materialisedId && isWorkKind(inbox.materialisedKind)
+    ? await getWorkRecord(db, inbox.materialisedKind, inbox.materialisedId)
+    : null
+  return {
+    message: {
+      id: message.id,
+      messageId: message.messageId,
+      subject: message.subject,
+      fromAddress: message.fromAddress,
+      fromName: message.fromName,
+      toAddresses: message.toAddresses,
+      ccAddresses: message.ccAddresses,
+      replyTo: message.replyTo,
+      sentAt: message.sentAt,
+      receivedAt: message.receivedAt,
+      inReplyTo: message.inReplyTo,
+      headers: message.headers,
+      textBody: message.textBody,
+      safeHtml: sanitised?.html ?? null,
+      blockedRemote: sanitised?.blockedRemote ?? 0,
+      frameCsp: EMAIL_FRAME_CSP,
+      parseWarnings: message.parseWarnings,
+      rawSize: message.rawSize,
+      rawSha256: message.rawSha256,
+    },
+    inbox: {
+      status: inbox.status,
+      statusReason: inbox.statusReason,
+      needsHuman: inbox.needsHuman,
+      intent: inbox.intent,
+      confidence: inbox.confidence,
+      provider: inbox.provider,
+      model: inbox.model,
+      reasoning: inbox.reasoning,
+      classifyAttempts: inbox.classifyAttempts,
+      classifiedAt: inbox.classifiedAt,
+      updatedAt: inbox.updatedAt,
+      reclassifiable: RECLASSIFIABLE_STATUSES.includes(inbox.status as InboxStatus),
+      reclassifyRequestedBy: inbox.reclassifyRequestedBy,
+    },
+    tenant: row.clients ? { id: row.clients.id, slug: row.clients.slug, name: row.clients.name } : null,
+    attachments: attachments.map(a => ({
+      position: a.position, filename: a.filename, contentType: a.contentType, sizeBytes: a.sizeBytes, sha256: a.sha256, inline: a.inline,
+      verdict: a.verdict, signature: a.signature, verdictReason: a.verdictReason, scanner: a.scanner, scannedAt: a.scannedAt,
+    })),
+    audit: audit.map(entry => ({ id: entry.id, at: entry.at, action: entry.action, actor: entry.actor, details: entry.details })),
+    materialised,
+  }
+}
+
+/** Changes whenever anything the inbox shows changes: the live views poll it cheaply. */
+export async function inboxVersion(db: Db): Promise<string> {
+  const rows = await db.execute<{ audit: string | null, updated: string | null, n: number }>(sql`
+    select (select max(id)::text from atlas_audit) as audit,
+           (select max(updated_at)::text from atlas_inbox) as updated,
+           (select count(*)::int from atlas_inbox) as n`)
+  const row = rows[0]
+  return `${row?.audit ?? 0}:${row?.updated ?? ''}:${row?.n ?? 0}`
+}

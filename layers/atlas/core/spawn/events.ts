@@ -1,0 +1,113 @@
+// Live persistence of a spawn's events: each JSONL line of the wrapper becomes a row of the
+// event log (through the updatable view atlas_spawn_events) as it arrives, in small batches;
+// the spawn row carries the last event and its time, so a hung spawn shows where it stopped.
+// `add` resolves once the event is safe to forget: a full batch waits for its INSERT, which
+// slows the reader, hence the wrapper, hence the agent (backpressure, never a growing buffer).
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../../../db/client'
+import { createEventClassifier, type StreamEvent } from './stream'
+
+/** A payload above this (JSON characters) is stored as a truncated preview. */
+export const MAX_PAYLOAD_CHARS = 256 * 1024
+
+export interface EventSinkOptions {
+  batchSize?: number
+  /** A partial batch is written after this long. */
+  flushMs?: number
+  log?: (line: string) => void
+}
+
+export interface EventSink {
+  add: (event: StreamEvent) => Promise<void>
+  /** Writes what is pending and stops the timer. */
+  close: () => Promise<void>
+  count: () => number
+  lastEvent: () => StreamEvent | null
+}
+
+interface Row {
+  seq: number
+  event_type: string
+  subtype: string
+  tool_name: string | null
+  payload: unknown
+}
+
+// PostgreSQL's jsonb refuses NUL and lone surrogates in strings: they become U+FFFD.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g')
+function storable(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && UNSTORABLE.test(value) ? value.replace(UNSTORABLE_ALL, '\uFFFD') : value
+}
+
+export function toStorableJson(value: unknown): string {
+  return JSON.stringify(value, storable)
+}
+
+function storedPayload(event: StreamEvent): unknown {
+  const text = JSON.stringify(event)
+  if (text.length <= MAX_PAYLOAD_CHARS) return event
+  return { type: event.type, truncated: true, chars: text.length, head: text.slice(0, 64 * 1024) }
+}
+
+export function createEventSink(db: Db, spawn: { spawnId: string, messageId: number }, options: EventSinkOptions = {}): EventSink {
+  const batchSize = options.batchSize ?? 200
+  const flushMs = options.flushMs ?? 250
+  const classify = createEventClassifier()
+  let pending: Row[] = []
+  let seq = 0
+  let last: StreamEvent | null = null
+  let writing: Promise<void> = Promise.resolve()
+  let timer: NodeJS.Timeout | null = null
+  let failure: Error | null = null
+
+  const write = async (rows: Row[]) => {
+    if (rows.length === 0) return
+    const lastRow = rows[rows.length - 1]!
+    try {
+      await db.execute(sql`
+        insert into atlas_spawn_events (spawn_id, message_id, seq, event_type, subtype, tool_name, payload)
+        select ${spawn.spawnId}::uuid, ${spawn.messageId}::bigint, r.seq, r.event_type, r.subtype, r.tool_name, r.payload
+        from jsonb_to_recordset(${toStorableJson(rows)}::jsonb) as r(seq int, event_type text, subtype text, tool_name text, payload jsonb)`)
+      await db.execute(sql`
+        update atlas_spawns set last_event_at = now(), last_event_type = ${lastRow.subtype}, event_count = ${lastRow.seq}
+        where id = ${spawn.spawnId}::uuid`)
+    }
+    catch (error) {
+      failure = error as Error
+      options.log?.(`[spawn ${spawn.spawnId}] ${rows.length} event(s) not stored: ${(error as Error).message}`)
+    }
+  }
+
+  const flush = () => {
+    if (timer) {
+      clearTimeout(timer)
+      timer = null
+    }
+    const rows = pending
+    pending = []
+    writing = writing.then(() => write(rows))
+    return writing
+  }
+
+  return {
+    async add(event) {
+      seq += 1
+      last = event
+      const kind = classify(event)
+      pending.push({ seq, event_type: kind.kind, subtype: kind.subtype, tool_name: kind.toolName, payload: storedPayload(event) })
+      if (pending.length >= batchSize) {
+        await flush()
+        return
+      }
+      timer ??= setTimeout(() => void flush(), flushMs)
+    },
+    async close() {
+      await flush()
+      if (failure) options.log?.(`[spawn ${spawn.spawnId}] the event log is incomplete (last error: ${(failure as Error).message})`)
+    },
+    count: () => seq,
+    lastEvent: () => last,
+  }
+}

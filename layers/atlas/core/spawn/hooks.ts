@@ -1,0 +1,54 @@
+// What the spawn engine tells other domains, as functions it receives.
+import { randomUUID } from 'node:crypto'
+import type { Db } from '../../../../db/client'
+import { recordConsumption } from '../../../ai/core/ledger'
+import type { ResultFigures } from './stream'
+
+export type SpawnOutcomeKind = 'completed' | 'failed'
+
+/**
+ * The agents registry keeps each agent's spawn and error counts through one function; the
+ * Agents issue will provide it. Until then the engine calls this no-op.
+ */
+export type OnSpawnFinished = (agentCodename: string, outcome: SpawnOutcomeKind) => Promise<void>
+export const noopOnSpawnFinished: OnSpawnFinished = async () => {}
+
+/** The spawned agent is Atlas, the orchestrator (the agents registry's codename). */
+export const SPAWN_AGENT_CODENAME = 'orchestrator'
+
+export const SPAWN_FEATURE = 'atlas_spawn'
+
+/** The cost, duration and tokens of the agent's result event, into the AI ledger (ai_consumption). */
+export async function recordSpawnConsumption(db: Db, input: {
+  spawnId: string
+  figures: ResultFigures
+  modelRequested: string
+  tenant: string | null
+  actor: string
+  iteration: number
+  ok: boolean
+  error: string | null
+}): Promise<void> {
+  const model = input.figures.model ?? input.modelRequested
+  await recordConsumption(db, {
+    callId: /^[0-9a-f-]{36}$/i.test(input.spawnId) ? input.spawnId : randomUUID(),
+    at: new Date(),
+    kind: 'agent',
+    provider: 'anthropic',
+    via: 'agent-cli',
+    model,
+    modelRequested: input.modelRequested,
+    feature: SPAWN_FEATURE,
+    tenant: input.tenant,
+    actor: input.actor,
+    attempt: input.iteration,
+    outcome: input.ok ? 'ok' : 'failed',
+    error: input.error ? input.error.slice(0, 500) : null,
+    httpStatus: null,
+    tokensIn: input.figures.tokensIn,
+    tokensOut: input.figures.tokensOut,
+    reportedCostUsd: input.figures.costUsd,
+    durationMs: input.figures.durationMs ?? 0,
+    failoverChain: [],
+  })
+}

@@ -1,0 +1,201 @@
+// The spawn orchestrator's cycle (every 5 minutes, offset 2, after the collector):
+//   1. the kill switch (ATLAS_SPAWN_DISABLED=1): nothing is queued, and it says so;
+//   2. recovery: a spawn whose worker is gone (its message lease expired) is recorded as
+//      lost (spawn_failed, worker_lost) and its message is spawnable again; a queued spawn
+//      whose job disappeared gets its job again;
+//   3. candidates: status `classified`, intent run / chantier / question / negociation, no
+//      spawn audit (started, completed or failed) within the hour, at most 3 per cycle;
+//   4. each candidate under its message lease (held → `spawn_skipped_lock_held`): status
+//      `spawn_queued`, a spawn row, and one pg-boss job for the workers.
+import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../../../db/client'
+import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
+import { acquireLease, releaseLease, readLease, type LeaseOwner } from '../../../health/core/leases'
+import { recordAtlasAudit } from '../audit'
+import { jobExpirySeconds, type SpawnConfig } from './config'
+import { messageLeaseName } from './leases'
+import type { SpawnQueue } from './queue'
+
+/** The intents a spawn is for (noise and conseil are never spawned). */
+export const SPAWN_INTENTS = ['run', 'chantier', 'question', 'negociation'] as const
+
+export interface OrchestratorDeps {
+  db: Db
+  queue: SpawnQueue
+  config: SpawnConfig
+  /** Who queues, for the audit (the automate's name). */
+  actor: string
+  host: string
+  pid: number
+  log: (line: string) => void
+}
+
+export interface CycleReport {
+  disabled: boolean
+  recovered: { lost: number[], resent: number[] }
+  candidates: number[]
+  queued: Array<{ messageId: number, spawnId: string, jobId: string | null }>
+  skippedLockHeld: number[]
+  stale: number[]
+}
+
+export const DISABLED_MESSAGE = 'the spawn engine is disabled (ATLAS_SPAWN_DISABLED=1): nothing is queued or spawned; unset it to resume'
+
+export function sendOptions(config: SpawnConfig) {
+  return { expireInSeconds: jobExpirySeconds(config), heartbeatSeconds: Math.max(10, Math.ceil((config.leaseTtlMs * 2) / 1000)) }
+}
+
+export async function runOrchestratorCycle(deps: OrchestratorDeps, options: { dryRun?: boolean, limit?: number } = {}): Promise<CycleReport> {
+  const report: CycleReport = { disabled: false, recovered: { lost: [], resent: [] }, candidates: [], queued: [], skippedLockHeld: [], stale: [] }
+  if (deps.config.disabled) {
+    report.disabled = true
+    deps.log(`[atlas-spawn] ${DISABLED_MESSAGE}`)
+    return report
+  }
+  if (!options.dryRun) report.recovered = await recover(deps)
+  report.candidates = await findCandidates(deps.db, deps.config, Math.min(options.limit ?? deps.config.maxPerCycle, deps.config.maxPerCycle))
+  if (options.dryRun) return report
+  for (const messageId of report.candidates) {
+    const outcome = await queueMessage(deps, messageId)
+    if (outcome.kind === 'queued') report.queued.push({ messageId, spawnId: outcome.spawnId, jobId: outcome.jobId })
+    else if (outcome.kind === 'lock_held') report.skippedLockHeld.push(messageId)
+    else report.stale.push(messageId)
+  }
+  return report
+}
+
+export async function findCandidates(db: Db, config: Pick<SpawnConfig, 'recentWindowMinutes'>, limit: number): Promise<number[]> {
+  const rows = await db.execute<{ message_id: string | number }>(sql`
+    select i.message_id
+    from atlas_inbox i
+    where i.status = 'classified'
+      and i.intent in ('run', 'chantier', 'question', 'negociation')
+      and not exists (
+        select 1 from atlas_audit a
+        where a.message_id = i.message_id
+          and a.action in ('spawn_started', 'spawn_completed', 'spawn_failed')
+          and a.at > now() - make_interval(mins => ${config.recentWindowMinutes}))
+      and not exists (select 1 from atlas_spawns s where s.message_id = i.message_id and s.status in ('queued', 'running'))
+    order by i.received_at, i.id
+    limit ${limit}`)
+  return rows.map(row => Number(row.message_id))
+}
+
+type QueueOutcome = { kind: 'queued', spawnId: string, jobId: string | null } | { kind: 'lock_held' } | { kind: 'stale' }
+
+async function queueMessage(deps: OrchestratorDeps, messageId: number): Promise<QueueOutcome> {
+  const { db } = deps
+  const owner: LeaseOwner = { holder: randomUUID(), host: deps.host, pid: deps.pid }
+  const lease = messageLeaseName(messageId)
+  if (!await acquireLease(db, lease, owner, deps.config.leaseTtlMs)) {
+    const held = await readLease(db, lease)
+    await recordAtlasAudit(db, {
+      messageId,
+      action: 'spawn_skipped_lock_held',
+      actor: deps.actor,
+      details: { lease, heldBy: held ? { host: held.host, pid: held.pid, since: held.acquiredAt.toISOString() } : null, by: { host: deps.host, pid: deps.pid } },
+    })
+    deps.log(`[atlas-spawn] message #${messageId}: skipped, its lease is held${held ? ` by ${held.host}:${held.pid}` : ''}`)
+    return { kind: 'lock_held' }
+  }
+  try {
+    const spawnId = await db.transaction(async (tx) => {
+      const updated = await tx.execute<{ id: number }>(sql`
+        update atlas_inbox set status = 'spawn_queued', status_reason = null, revision = revision + 1, updated_at = now()
+        where message_id = ${messageId} and status = 'classified' and intent in ('run', 'chantier', 'question', 'negociation')
+        returning id`)
+      if (updated.length === 0) return null
+      const [spawn] = await tx.insert(atlasSpawns).values({ messageId, iteration: 1, status: 'queued', queuedBy: deps.actor }).returning({ id: atlasSpawns.id })
+      return spawn!.id
+    })
+    if (!spawnId) return { kind: 'stale' }
+    const jobId = await sendJob(deps, { spawnId, messageId, iteration: 1 })
+    deps.log(`[atlas-spawn] message #${messageId}: queued (spawn ${spawnId}${jobId ? `, job ${jobId}` : ', job pending'})`)
+    return { kind: 'queued', spawnId, jobId }
+  }
+  finally {
+    await releaseLease(db, lease, owner.holder)
+  }
+}
+
+/** Sends the job of a queued spawn and records its id; null when the queue refused it. */
+export async function sendJob(deps: Pick<OrchestratorDeps, 'db' | 'queue' | 'config' | 'log'>, data: { spawnId: string, messageId: number, iteration: number }): Promise<string | null> {
+  let jobId: string | null
+  try {
+    jobId = await deps.queue.send(data, sendOptions(deps.config))
+  }
+  catch (error) {
+    deps.log(`[atlas-spawn] message #${data.messageId}: the job could not be queued (${(error as Error).message}); the next cycle tries again`)
+    return null
+  }
+  if (jobId) await deps.db.execute(sql`update atlas_spawns set job_id = ${jobId} where id = ${data.spawnId}::uuid and status = 'queued'`)
+  return jobId
+}
+
+/**
+ * A running spawn whose message lease can be taken has no live worker: record what happened
+ * and make the message spawnable again. A queued spawn with no live job gets one.
+ */
+export async function recover(deps: OrchestratorDeps): Promise<CycleReport['recovered']> {
+  const { db } = deps
+  const lost: number[] = []
+  const resent: number[] = []
+  const running = await db.execute<{ id: string, message_id: string | number, job_id: string | null, host: string | null, pid: number | null, worker: string | null, last_event_at: string | Date | null, last_event_type: string | null, iteration: number }>(sql`
+    select s.id, s.message_id, s.job_id, s.host, s.pid, s.worker, s.last_event_at, s.last_event_type, s.iteration
+    from atlas_spawns s
+    where s.status = 'running'
+      and not exists (select 1 from ops_locks l where l.name = 'atlas-spawn:message:' || s.message_id and l.expires_at >= now())`)
+  for (const spawn of running) {
+    const messageId = Number(spawn.message_id)
+    const owner: LeaseOwner = { holder: randomUUID(), host: deps.host, pid: deps.pid }
+    const lease = messageLeaseName(messageId)
+    const previous = await readLease(db, lease)
+    if (!await acquireLease(db, lease, owner, deps.config.leaseTtlMs)) continue
+    try {
+      const done = await db.transaction(async (tx) => {
+        const updated = await tx.execute<{ id: string }>(sql`
+          update atlas_spawns set status = 'lost', outcome = 'worker_lost', ended_at = now(),
+            reason = ${`the worker ${spawn.host ?? '?'}:${spawn.pid ?? '?'} stopped heartbeating (its lease expired); the message is spawnable again`}
+          where id = ${spawn.id}::uuid and status = 'running' returning id`)
+        if (updated.length === 0) return false
+        await tx.execute(sql`
+          update atlas_inbox set status = 'classified', status_reason = ${'the spawn worker was lost mid-spawn; re-spawnable'}, revision = revision + 1, updated_at = now()
+          where message_id = ${messageId} and status in ('spawning', 'deploying', 'qa', 'spawn_queued')`)
+        await recordAtlasAudit(tx, {
+          messageId,
+          action: 'spawn_failed',
+          actor: deps.actor,
+          details: {
+            reason: 'worker_lost',
+            spawnId: spawn.id,
+            iteration: spawn.iteration,
+            worker: { host: spawn.host, pid: spawn.pid, id: spawn.worker },
+            lease: previous ? { expiredAt: previous.expiresAt.toISOString(), lastHeartbeat: previous.heartbeatAt.toISOString() } : null,
+            lastEvent: spawn.last_event_at ? { type: spawn.last_event_type, at: new Date(spawn.last_event_at).toISOString() } : null,
+            next: 'the message is back to classified and will be spawned again once no spawn audit is younger than the recent window',
+          },
+        })
+        return true
+      })
+      if (done) {
+        lost.push(messageId)
+        deps.log(`[atlas-spawn] message #${messageId}: spawn ${spawn.id} lost (worker ${spawn.host}:${spawn.pid} gone); spawnable again`)
+        if (spawn.job_id) await deps.queue.fail(spawn.job_id, { reason: 'worker_lost' }).catch(() => {})
+      }
+    }
+    finally {
+      await releaseLease(db, lease, owner.holder)
+    }
+  }
+  const queued = await db.execute<{ id: string, message_id: string | number, job_id: string | null, iteration: number }>(sql`
+    select id, message_id, job_id, iteration from atlas_spawns
+    where status = 'queued' and queued_at < now() - interval '30 seconds'`)
+  for (const spawn of queued) {
+    const state = spawn.job_id ? await deps.queue.state(spawn.job_id).catch(() => 'unknown') : null
+    if (state === 'created' || state === 'retry' || state === 'active' || state === 'unknown') continue
+    const jobId = await sendJob(deps, { spawnId: spawn.id, messageId: Number(spawn.message_id), iteration: spawn.iteration })
+    if (jobId) resent.push(Number(spawn.message_id))
+  }
+  return { lost, resent }
+}

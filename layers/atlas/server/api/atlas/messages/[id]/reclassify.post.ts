@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { requestReclassification } from '../../../../../core/reclassify'
+
+const Params = z.object({ id: z.coerce.number().int().positive() })
+
+// Operators and founders (server/core/access.ts): queue a new classification, audited.
+export default defineEventHandler(async (event) => {
+  const { id } = await getValidatedRouterParams(event, Params.parse)
+  const user = currentUser(event)
+  const result = await requestReclassification(await useDb(), id, user.email)
+  if (!result.ok && result.code === 'not_found') throw createError({ statusCode: 404, statusMessage: `No Atlas message #${id}.`, data: { code: 'not_found' } })
+  if (!result.ok) {
+    throw createError({
+      statusCode: 409,
+      statusMessage: `Message #${id} is ${result.status}: only a classified, failed or blocked message can be re-classified.`,
+      data: { code: 'not_reclassifiable', status: result.status },
+    })
+  }
+  setResponseStatus(event, 202)
+  return { queued: true, messageId: id, previousStatus: result.previousStatus, previousIntent: result.previousIntent }
+})

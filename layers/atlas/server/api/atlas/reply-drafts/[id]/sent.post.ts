@@ -1,0 +1,16 @@
+import { z } from 'zod'
+import { markReplySent, ReplyDraftError } from '../../../../../core/spawn/reply-draft'
+
+const Params = z.object({ id: z.coerce.number().int().positive() })
+
+// Operator+: the person who sent the reply from their own mailbox records it; audited with who.
+export default defineEventHandler(async (event) => {
+  const { id } = await getValidatedRouterParams(event, Params.parse)
+  try {
+    return await markReplySent(await useDb(), { id, actor: currentUser(event).email })
+  }
+  catch (error) {
+    if (error instanceof ReplyDraftError) throw createError({ statusCode: error.statusCode, statusMessage: error.message, data: { code: error.code } })
+    throw error
+  }
+})

@@ -1,0 +1,316 @@
+// The spawn engine on both databases, in process with real parts: pg-boss on the test
+// database, the stand-in agent through the pseudo-terminal wrapper, the mail facade with a
+// capturing transport, Debian chromium against the local QA fixture site.
+import { readFileSync } from 'node:fs'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { describeOnBothDatabases } from '../../../../../tests/helpers/databases'
+import { aiConsumption } from '../../../../../db/schema/ai'
+import { atlasReplyDrafts } from '../../../../../db/schema/atlas'
+import { atlasSpawnEvents, atlasSpawnEventsBase } from '../../../../../db/schema/atlas-spawn'
+import { hubAudit } from '../../../../../db/schema/hub'
+import { acquireLease, releaseLease } from '../../../../health/core/leases'
+import { recordAtlasAudit } from '../../../core/audit'
+import { MailRefusedError } from '../../../core/mail/mailer'
+import { messageLeaseName } from '../../../core/spawn/leases'
+import { DISABLED_MESSAGE, runOrchestratorCycle } from '../../../core/spawn/orchestrator'
+import { runSpawnWorker } from '../../../core/spawn/worker'
+import { listSpawns, spawnEngineStatus, spawnEvents } from '../../../core/spawn/queries'
+import { draftReply, markReplySent, ReplyDraftError, updateReplyDraft } from '../../../core/spawn/reply-draft'
+import { startScriptedModel, type ScriptedModel } from '../../fakes/model'
+import { startEngine, TEAM, type Engine } from '../../fixtures/spawn/engine'
+import { startQaSite, type QaSite } from '../../fixtures/spawn/qa-site'
+import { actions, audits, classifiedMessage, createTenant, inbox, spawnsOf } from '../../fixtures/spawn/seed'
+
+describeOnBothDatabases('Atlas spawn engine', (database) => {
+  let engine: Engine
+  let site: QaSite
+  let model: ScriptedModel
+
+  beforeAll(async () => {
+    engine = await startEngine(database().db, database().url)
+    site = await startQaSite()
+    model = await startScriptedModel()
+  })
+  afterAll(async () => {
+    await engine?.close()
+    await site?.close()
+    await model?.close()
+  })
+
+  const variant = (name: string, extra: Record<string, string> = {}) => ({ env: { ...engine.env, STAND_IN_VARIANT: name, ...extra } })
+
+  /** Runs whatever earlier tests left spawnable, so each test starts from a quiet inbox. */
+  async function settle() {
+    for (let i = 0; i < 6; i++) {
+      const report = await engine.cycle()
+      await engine.drain(variant('fast'))
+      if (report.queued.length === 0) return
+    }
+  }
+  beforeEach(settle, 120_000)
+
+  it('does nothing with the kill switch on, and says so', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'run' })
+    const off = { ...engine.config, disabled: true }
+    const logs: string[] = []
+    const cycle = await runOrchestratorCycle({ db, queue: engine.queue, config: off, actor: 'atlas-spawn', host: 'h', pid: 1, log: l => void logs.push(l) })
+    expect(cycle).toMatchObject({ disabled: true, queued: [], candidates: [] })
+    expect(logs.join('\n')).toContain(DISABLED_MESSAGE)
+    expect((await inbox(db, id)).status).toBe('classified')
+    const work = await runSpawnWorker({ db, queue: engine.queue, config: off, env: engine.env, mail: engine.mailer, host: 'h', pid: 1, actor: 'w', log: l => void logs.push(l) })
+    expect(work.processed).toBe(0)
+    expect(logs.join('\n')).toContain('ATLAS_SPAWN_DISABLED=1')
+    expect(await spawnEngineStatus(db, { ATLAS_SPAWN_DISABLED: '1' })).toMatchObject({ disabled: true, note: expect.stringContaining('ATLAS_SPAWN_DISABLED=1') })
+    expect(await spawnEngineStatus(db, {})).toMatchObject({ disabled: false, note: null })
+    expect(await spawnsOf(db, id)).toEqual([])
+  })
+
+  it('picks classified run / chantier / question / negociation messages without a recent spawn audit, at most 3 per cycle', async () => {
+    const { db } = database()
+    const intents = ['noise', 'conseil', 'run', 'chantier', 'question', 'negociation'] as const
+    const ids = {} as Record<typeof intents[number], number>
+    for (const intent of intents) ids[intent] = await classifiedMessage(db, { intent })
+    const received = await classifiedMessage(db, { intent: 'run', status: 'received' })
+    const recent = await classifiedMessage(db, { intent: 'run' })
+    await recordAtlasAudit(db, { messageId: recent, action: 'spawn_failed', actor: 'test', details: {} })
+    const dry = await engine.cycle({ dryRun: true })
+    expect(dry.candidates).toEqual([ids.run, ids.chantier, ids.question])
+    const first = await engine.cycle()
+    expect(first.queued.map(q => q.messageId)).toEqual([ids.run, ids.chantier, ids.question])
+    expect(first.queued.every(q => q.jobId)).toBe(true)
+    for (const id of [ids.run, ids.chantier, ids.question]) expect((await inbox(db, id)).status).toBe('spawn_queued')
+    const second = await engine.cycle()
+    expect(second.queued.map(q => q.messageId)).toEqual([ids.negociation])
+    for (const id of [ids.noise, ids.conseil, received, recent]) expect((await spawnsOf(db, id)).length).toBe(0)
+    // Tidy: run them (intent-correction avoids the chantier deploy).
+    await engine.drain(variant('intent-correction'))
+  })
+
+  it('skips a message whose lease is held, with spawn_skipped_lock_held', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'question' })
+    const lease = messageLeaseName(id)
+    await acquireLease(db, lease, { holder: 'manual-run', host: 'other-host', pid: 4242 }, 60_000)
+    try {
+      const report = await engine.cycle()
+      expect(report.skippedLockHeld).toContain(id)
+      expect((await inbox(db, id)).status).toBe('classified')
+      const [skip] = (await audits(db, id)).filter(a => a.action === 'spawn_skipped_lock_held')
+      expect(skip?.details).toMatchObject({ lease, heldBy: { host: 'other-host', pid: 4242 } })
+    }
+    finally {
+      await releaseLease(db, lease, 'manual-run')
+    }
+  })
+
+  it('runs a question end to end: events stored live through the view, ledger, audit, summary to the team, agent draft kept', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'question' })
+    await engine.cycle()
+    const sentBefore = engine.sent.length
+    const work = await engine.drain(variant('success'))
+    expect(work.outcomes.find(o => o.messageId === id)?.outcome).toBe('actioned')
+    expect(await inbox(db, id)).toMatchObject({ status: 'actioned', intent: 'question' })
+    expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_completed'])
+    const [spawn] = await spawnsOf(db, id)
+    expect(spawn).toMatchObject({ status: 'succeeded', outcome: 'actioned', iteration: 1, resultSource: 'file', costUsd: 0.0123, tokensIn: 6500, tokensOut: 450, numTurns: 3, wrapperExitCode: 0 })
+    expect(spawn!.agentPid).toBeGreaterThan(0)
+    expect(spawn!.prompt).toContain('Le formulaire de contact renvoie une erreur')
+    // Live persistence: one row per event, sub-typed, in order, through the view onto the base table.
+    const events = await db.select().from(atlasSpawnEvents).where(eq(atlasSpawnEvents.spawnId, spawn!.id)).orderBy(atlasSpawnEvents.seq)
+    expect(events.length).toBe(spawn!.eventCount)
+    expect(events.map(e => e.seq)).toEqual(events.map((_e, i) => i + 1))
+    const kinds = new Set(events.map(e => e.eventType))
+    for (const kind of ['wrapper', 'system', 'stream', 'assistant', 'tool_result', 'result']) expect(kinds).toContain(kind)
+    expect(events.find(e => e.eventType === 'tool_result')?.toolName).toBe('Bash')
+    expect(events.find(e => e.subtype === 'system/init')?.payload).toMatchObject({ type: 'system', subtype: 'init' })
+    const base = await db.select({ n: sql<number>`count(*)::int` }).from(atlasSpawnEventsBase).where(eq(atlasSpawnEventsBase.spawnId, spawn!.id))
+    expect(base[0]!.n).toBe(events.length)
+    expect((await spawnEvents(db, spawn!.id, { after: events.length - 2 })).map(e => [e.seq, e.eventType])).toEqual([[events.length - 1, 'result'], [events.length, 'wrapper']])
+    // The log file holds the same stream.
+    expect(readFileSync(spawn!.logPath!, 'utf8').trim().split('\n').length).toBe(events.length)
+    // Cost, tokens and duration in the AI ledger.
+    const ledger = await db.select().from(aiConsumption).where(eq(aiConsumption.callId, spawn!.id))
+    expect(ledger).toHaveLength(1)
+    expect(ledger[0]).toMatchObject({ kind: 'agent', provider: 'anthropic', via: 'agent-cli', feature: 'atlas_spawn', model: 'claude-sonnet-4-6', tokensIn: 6500, tokensOut: 450, durationMs: 4321, outcome: 'ok' })
+    expect(Number(ledger[0]!.costUsd)).toBeCloseTo(0.0123)
+    // The summary goes to the team only.
+    const mails = engine.sent.slice(sentBefore)
+    expect(mails).toHaveLength(1)
+    expect(mails[0]).toMatchObject({ to: TEAM, subject: expect.stringContaining('[Atlas]') })
+    expect(mails[0]!.text).toContain('The contact form validated the phone field twice')
+    const drafts = await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, id))
+    expect(drafts).toMatchObject([{ body: 'Bonjour, le formulaire de contact est corrigé.', status: 'draft', createdBy: 'atlas-spawn-worker' }])
+    expect((await listSpawns(db, id))[0]).toMatchObject({ status: 'succeeded', lastEventType: 'node_pty_exit', silentForMs: null, possiblyHung: false })
+  })
+
+  it('applies a downgrade of chantier to question from the contract: no deploy, no QA, actioned', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'chantier' })
+    await engine.cycle()
+    await engine.drain({ ...variant('intent-correction'), config: { ...engine.config, deployCommand: 'exit 97' } })
+    expect(await inbox(db, id)).toMatchObject({ status: 'actioned', intent: 'question' })
+    const [spawn] = await spawnsOf(db, id)
+    expect(spawn!.deploy).toBeNull()
+    const completed = (await audits(db, id)).find(a => a.action === 'spawn_completed')
+    expect(completed?.details).toMatchObject({ intentCorrection: { intent: 'question' } })
+  })
+
+  it('refuses a "correction" up to chantier: the intent stays, the refusal is recorded', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'run' })
+    await engine.cycle()
+    await engine.drain(variant('bad-correction'))
+    expect(await inbox(db, id)).toMatchObject({ status: 'actioned', intent: 'run' })
+    const completed = (await audits(db, id)).find(a => a.action === 'spawn_completed')
+    expect(completed?.details).toMatchObject({ intentCorrection: null, refusedCorrection: { intent: 'chantier' } })
+  })
+
+  it.each([
+    ['crash', {}, /no result file.*exited with code 3/],
+    ['no-result', {}, /no result file: the agent did not write/],
+  ])('fails the spawn with the reason shown when the agent %s', async (name, extra, reason) => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'run' })
+    await engine.cycle()
+    const before = engine.sent.length
+    await engine.drain(variant(name, extra))
+    const row = await inbox(db, id)
+    expect(row).toMatchObject({ status: 'spawn_failed', needsHuman: true })
+    expect(row.statusReason).toMatch(reason)
+    expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_failed'])
+    const [spawn] = await spawnsOf(db, id)
+    expect(spawn).toMatchObject({ status: 'failed', outcome: 'spawn_failed' })
+    expect(spawn!.reason).toMatch(reason)
+    expect(engine.sent.slice(before)).toMatchObject([{ to: TEAM, subject: expect.stringContaining('Spawn failed') }])
+  })
+
+  it('salvages the early checkpoint of an agent killed at the timeout, with its whole group', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'run' })
+    await engine.cycle()
+    const before = engine.sent.length
+    await engine.drain({ ...variant('checkpoint-hang'), config: { ...engine.config, timeoutMs: 3000 } })
+    const row = await inbox(db, id)
+    expect(row.status).toBe('spawn_failed')
+    expect(row.statusReason).toMatch(/stopped at the timeout \(3 s\); the last checkpoint was salvaged/)
+    const [spawn] = await spawnsOf(db, id)
+    expect(spawn).toMatchObject({ status: 'failed', resultSource: 'checkpoint', result: { status: 'in_progress' } })
+    const failed = (await audits(db, id)).find(a => a.action === 'spawn_failed')
+    expect(failed?.details).toMatchObject({ timedOut: true, salvagedCheckpoint: { status: 'in_progress', summary: expect.stringContaining('Partial diagnostic') } })
+    const mail = engine.sent.slice(before)[0]!
+    expect(mail.text).toContain('Last checkpoint salvaged')
+    expect(mail.text).toContain('Partial diagnostic')
+    const { spawnProcesses } = await import('../../../core/spawn/processes')
+    expect(spawnProcesses({ spawnId: spawn!.id })).toEqual([])
+  })
+
+  it('kills the agent\'s whole group when the job expires before the agent ends', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'run' })
+    await engine.cycle()
+    const helperPidFile = `${engine.workDir}/helper.pid`
+    await engine.drain({ ...variant('checkpoint-hang', { STAND_IN_HELPER_PID_FILE: helperPidFile }), config: { ...engine.config, timeoutMs: 600_000, jobExpirySec: 10 } })
+    const row = await inbox(db, id)
+    expect(row.status).toBe('spawn_failed')
+    expect(row.statusReason).toMatch(/the agent was stopped: the job expired \(10 s\); the last checkpoint was salvaged/)
+    const [spawn] = await spawnsOf(db, id)
+    const { isAlive, spawnProcesses } = await import('../../../core/spawn/processes')
+    expect(isAlive(spawn!.agentPid!)).toBe(false)
+    expect(isAlive(Number(readFileSync(helperPidFile, 'utf8')))).toBe(false)
+    expect(spawnProcesses({ spawnId: spawn!.id })).toEqual([])
+  })
+
+  it('runs the QA loop: broken routes → re-spawn with the errors in its prompt → fixed → actioned', async () => {
+    const { db } = database()
+    const tenant = await createTenant(db, { preprodUrl: site.url })
+    const id = await classifiedMessage(db, { intent: 'chantier', tenantId: tenant.id })
+    await engine.cycle()
+    const deployCommand = `test -f "${engine.workDir}/fixed" && cp "${engine.workDir}/fixed" "${site.dir}/fixed"; echo deployed {tenant}`
+    const loop = { ...variant('chantier', { STAND_IN_ROUTES: '/healthy,/broken,/console' }), config: { ...engine.config, deployCommand } }
+    await engine.drain(loop)
+    expect(await inbox(db, id)).toMatchObject({ status: 'actioned' })
+    expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_completed', 'qa_failed', 'respawn', 'spawn_started', 'spawn_completed'])
+    const [first, second] = await spawnsOf(db, id)
+    expect(first).toMatchObject({ iteration: 1, status: 'succeeded', outcome: 'qa_failed', deploy: { ok: true, outputTail: `deployed ${tenant.slug}\n` } })
+    const errors = (first!.qa as { errors: Array<{ kind: string, route: string, message: string }> }).errors
+    expect(errors).toEqual(expect.arrayContaining([
+      { kind: 'application', route: '/broken', message: expect.stringContaining('HTTP 500') },
+      { kind: 'browser', route: '/console', message: expect.stringContaining('form validator crashed') },
+      { kind: 'browser', route: '/console', message: expect.stringMatching(/page error: .*null/) },
+    ]))
+    expect(errors.some(e => e.route === '/healthy')).toBe(false)
+    expect(second).toMatchObject({ iteration: 2, previousSpawnId: first!.id, status: 'succeeded', outcome: 'actioned', qa: { passed: true } })
+    expect(second!.prompt).toContain('QA errors found')
+    expect(second!.prompt).toContain('[application] /broken: HTTP 500')
+    expect(second!.prompt).toContain('form validator crashed')
+    expect(second!.prompt).toContain('b0b0000 feat: the new page')
+  }, 120_000)
+
+  it('escalates after 3 iterations when QA keeps failing', async () => {
+    const { db } = database()
+    const tenant = await createTenant(db, { preprodUrl: site.url })
+    const id = await classifiedMessage(db, { intent: 'chantier', tenantId: tenant.id })
+    await engine.cycle()
+    const before = engine.sent.length
+    await engine.drain({ ...variant('chantier', { STAND_IN_ROUTES: '/not-there', STAND_IN_NEVER_FIX: '1' }), config: { ...engine.config, deployCommand: 'true' } })
+    expect(await inbox(db, id)).toMatchObject({ status: 'escalated', needsHuman: true })
+    expect(await actions(db, id)).toEqual([
+      'spawn_started', 'spawn_completed', 'qa_failed', 'respawn',
+      'spawn_started', 'spawn_completed', 'qa_failed', 'respawn',
+      'spawn_started', 'spawn_completed', 'qa_failed', 'escalated',
+    ])
+    expect((await spawnsOf(db, id)).map(s => [s.iteration, s.outcome])).toEqual([[1, 'qa_failed'], [2, 'qa_failed'], [3, 'escalated']])
+    const mails = engine.sent.slice(before)
+    expect(mails).toMatchObject([{ to: TEAM, subject: expect.stringContaining('Escalation') }])
+    expect(mails[0]!.text).toContain('HTTP 404')
+  }, 180_000)
+
+  it('refuses an external recipient and audits it: the AI never writes to a client', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'question' })
+    await expect(engine.mailer.send({ to: ['team@studio.example', 'claire@client.example'], subject: 'Re: your request', text: 'hello' }, { actor: 'atlas-spawn-worker', messageId: id }))
+      .rejects.toBeInstanceOf(MailRefusedError)
+    const refused = (await audits(db, id)).filter(a => a.action === 'mail_refused_external')
+    expect(refused[0]?.details).toMatchObject({ refused: ['claire@client.example'] })
+    // Everything the engine sent in this suite went to the team and nobody else.
+    expect(engine.sent.every(mail => JSON.stringify(mail.to) === JSON.stringify(TEAM))).toBe(true)
+  })
+
+  it('drafts the client reply through the facade (mistral-small-latest), signed, editable, and records who sent it', async () => {
+    const { db } = database()
+    const none = await classifiedMessage(db, { intent: 'question' })
+    const ai = model.facade(db)
+    await expect(draftReply({ db, ai, signature: "L'équipe Synedre" }, { messageId: none, actor: 'alex@studio.example' })).rejects.toMatchObject({ code: 'no_finished_run', statusCode: 409 })
+    await expect(draftReply({ db, ai, signature: "L'équipe Synedre" }, { messageId: 99_999_999, actor: 'alex@studio.example' })).rejects.toBeInstanceOf(ReplyDraftError)
+    const id = await classifiedMessage(db, { intent: 'question' })
+    await engine.cycle()
+    await engine.drain(variant('fast'))
+    model.reset()
+    model.answer('Madame, nous avons corrigé le formulaire de contact. La validation du téléphone se faisait deux fois. Vous pouvez le vérifier dès maintenant.')
+    const result = await draftReply({ db, ai, signature: "L'équipe Synedre" }, { messageId: id, actor: 'alex@studio.example' })
+    await ai.flush()
+    expect(model.requests()[0]!.body).toMatchObject({ model: 'mistral-small-latest' })
+    expect(model.system()).toMatch(/formal register/)
+    expect(model.system()).toMatch(/3 to 6 sentences/)
+    expect(model.prompt()).toContain('The contact form validated the phone field twice')
+    expect(result).toMatchObject({ provider: 'mistral', model: 'mistral-small-latest', sentences: 3 })
+    expect(result.draft.body.endsWith("L'équipe Synedre")).toBe(true)
+    const ledger = await db.select().from(aiConsumption).where(eq(aiConsumption.feature, 'atlas_reply_draft'))
+    expect(ledger.at(-1)).toMatchObject({ provider: 'mistral', outcome: 'ok', actor: 'alex@studio.example' })
+    const edited = await updateReplyDraft(db, { id: result.draft.id, body: 'Madame, corrigé. Merci.', actor: 'alex@studio.example' })
+    expect(edited.body).toBe('Madame, corrigé. Merci.')
+    const sent = await markReplySent(db, { id: result.draft.id, actor: 'sam@studio.example' })
+    expect(sent).toMatchObject({ status: 'sent', sentBy: 'sam@studio.example' })
+    await expect(updateReplyDraft(db, { id: result.draft.id, body: 'too late', actor: 'x' })).rejects.toMatchObject({ code: 'not_editable' })
+    await expect(markReplySent(db, { id: result.draft.id, actor: 'x' })).rejects.toMatchObject({ code: 'not_editable' })
+    const trail = await db.select().from(hubAudit).where(eq(hubAudit.target, `atlas_message:${id}`)).orderBy(hubAudit.id)
+    expect(trail.map(a => [a.action, a.actor])).toEqual([
+      ['atlas_reply_draft_generated', 'alex@studio.example'],
+      ['atlas_reply_draft_edited', 'alex@studio.example'],
+      ['atlas_reply_sent', 'sam@studio.example'],
+    ])
+  })
+})

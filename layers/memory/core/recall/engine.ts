@@ -1,0 +1,199 @@
+// The recall engine (memory-and-learning.md, "Recall RAG"): sem (cosine), lex (French
+// full text) or hybrid (Reciprocal Rank Fusion, the default); a scope over source types;
+// an over-fetch ×3, then the scar re-rank by importance and age; the recall counters of the
+// scars served, updated in the background; the lexical arm alone when the embedding call
+// fails (a rate limit, an outage).
+import { inArray } from 'drizzle-orm'
+import type { Db } from '../../../../db/client'
+import { learnLessons } from '../../../../db/schema/learn'
+import { MEM_EMBEDDING_DIMENSIONS } from '../../../../db/schema/mem'
+import { parseScope, SOURCE_TYPES, sourceLink, type SourceType } from '../sources'
+import { vectorLiteral } from '../vectors/chunk'
+import type { Embedder } from '../vectors/embedder'
+import { lexicalArm, semanticArm } from './arms'
+import { countRecalls } from './counters'
+import { reciprocalRankFusion } from './fusion'
+import { ageInDays, scarFactor } from './rerank'
+import { DEFAULT_K, MAX_K, OVERFETCH, RECALL_MODES, type Candidate, type RecallHit, type RecallMode, type RecallResponse } from './types'
+import { orQuery, queryWords } from './words'
+
+export class RecallInputError extends Error {
+  readonly code = 'bad_recall_input'
+  constructor(message: string) {
+    super(message)
+    this.name = 'RecallInputError'
+  }
+}
+
+export interface RecallRequest {
+  query: string
+  k?: number
+  mode?: RecallMode
+  /** `all`, a comma-separated list, or the types themselves. */
+  scope?: string | SourceType[]
+  /** Only the sources belonging to this agent (codename). */
+  agent?: string | null
+  /** Leave the recall counters untouched (the evaluation harness). */
+  readOnly?: boolean
+  /** A query vector computed beforehand (the harness embeds its queries in batches). */
+  queryVector?: { vector: number[], model: string }
+}
+
+export interface RecallDeps {
+  db: Db
+  embedder: Embedder
+  now?: () => Date
+  log?: (line: string) => void
+  /** Receives the background counter update (the CLI awaits it before exiting). */
+  background?: (work: Promise<unknown>) => void
+}
+
+const key = (candidate: Pick<Candidate, 'sourceType' | 'sourceId'>) => `${candidate.sourceType}:${candidate.sourceId}`
+
+export function validateRecallRequest(request: RecallRequest): { query: string, k: number, mode: RecallMode, types: SourceType[] } {
+  const query = typeof request.query === 'string' ? request.query.trim() : ''
+  if (!query) throw new RecallInputError('the query is empty')
+  if (query.length > 2000) throw new RecallInputError('the query is longer than 2000 characters')
+  const k = request.k ?? DEFAULT_K
+  if (!Number.isInteger(k) || k < 1 || k > MAX_K) throw new RecallInputError(`k must be an integer from 1 to ${MAX_K} (got ${String(request.k)})`)
+  const mode = request.mode ?? 'hybrid'
+  if (!RECALL_MODES.includes(mode)) throw new RecallInputError(`mode must be one of ${RECALL_MODES.join(', ')} (got ${String(request.mode)})`)
+  const types = Array.isArray(request.scope) ? parseScope(request.scope.join(',')) : parseScope(request.scope)
+  return { query, k, mode, types }
+}
+
+interface Ranked {
+  candidate: Candidate
+  /** The arm's score × the scar factor. */
+  adjusted: number
+  lesson: LessonMeta | undefined
+  ageDays: number
+  factor: number
+}
+
+interface LessonMeta {
+  importance: number | null
+  createdAt: Date
+}
+
+/** Importance and creation time of the scars among the candidates (one query). */
+async function scarMeta(db: Db, candidates: Candidate[]): Promise<Map<string, LessonMeta>> {
+  const ids = [...new Set(candidates.filter(item => item.sourceType === 'scar' && /^\d{1,18}$/.test(item.sourceId)).map(item => Number(item.sourceId)))]
+  if (ids.length === 0) return new Map()
+  const rows = await db.select({ id: learnLessons.id, importance: learnLessons.importance, createdAt: learnLessons.createdAt }).from(learnLessons).where(inArray(learnLessons.id, ids))
+  return new Map(rows.map(row => [String(row.id), row]))
+}
+
+/**
+ * The scar re-rank of one arm's over-fetched candidates: score × (1 + importance/10) ×
+ * exp(−age/365) for scars, the score unchanged for the rest; stable for equal scores.
+ */
+function rerankArm(candidates: Candidate[], lessons: Map<string, LessonMeta>, now: Date): Ranked[] {
+  return candidates
+    .map((candidate, order) => {
+      const lesson = candidate.sourceType === 'scar' ? lessons.get(candidate.sourceId) : undefined
+      const ageDays = lesson ? ageInDays(lesson.createdAt, now) : 0
+      const factor = lesson ? scarFactor(lesson.importance, ageDays) : 1
+      return { ranked: { candidate, adjusted: candidate.score * factor, lesson, ageDays, factor }, order }
+    })
+    .sort((a, b) => b.ranked.adjusted - a.ranked.adjusted || a.order - b.order)
+    .map(({ ranked }) => ranked)
+}
+
+function toHit(ranked: Ranked, scores: Omit<RecallHit['scores'], 'rerank'>): RecallHit {
+  const { candidate, lesson } = ranked
+  return {
+    rank: 0,
+    sourceType: candidate.sourceType,
+    sourceId: candidate.sourceId,
+    title: candidate.title,
+    snippet: candidate.snippet,
+    agent: candidate.agent,
+    link: sourceLink(candidate.sourceType, candidate.sourceId),
+    scores: { ...scores, rerank: lesson ? { importance: lesson.importance ?? 0, ageDays: Math.round(ranked.ageDays * 10) / 10, factor: ranked.factor } : null },
+  }
+}
+
+/**
+ * Single mode: the arm re-ranked. Hybrid: each arm re-ranked, then fused by RRF on those
+ * ranks (the re-rank moves a scar up its lists; it never multiplies a rank-based RRF score).
+ */
+function combine(mode: RecallMode, sem: Ranked[], lex: Ranked[]): RecallHit[] {
+  if (mode === 'sem' || mode === 'lex') {
+    const arm = mode === 'sem' ? sem : lex
+    return arm.map((ranked, index) => toHit(ranked, {
+      semantic: mode === 'sem' ? ranked.candidate.score : null,
+      semanticRank: mode === 'sem' ? index + 1 : null,
+      lexical: mode === 'lex' ? ranked.candidate.score : null,
+      lexicalRank: mode === 'lex' ? index + 1 : null,
+      rrf: null,
+      base: ranked.candidate.score,
+      final: ranked.adjusted,
+    }))
+  }
+  const semKeys = sem.map(ranked => key(ranked.candidate))
+  const lexKeys = lex.map(ranked => key(ranked.candidate))
+  const byKey = new Map([...lex, ...sem].map(ranked => [key(ranked.candidate), ranked]))
+  const semByKey = new Map(sem.map((ranked, index) => [key(ranked.candidate), { score: ranked.candidate.score, rank: index + 1 }]))
+  const lexByKey = new Map(lex.map((ranked, index) => [key(ranked.candidate), { score: ranked.candidate.score, rank: index + 1 }]))
+  const unadjusted = new Map(reciprocalRankFusion([
+    [...sem].sort((a, b) => b.candidate.score - a.candidate.score).map(ranked => key(ranked.candidate)),
+    [...lex].sort((a, b) => b.candidate.score - a.candidate.score).map(ranked => key(ranked.candidate)),
+  ]).map(entry => [entry.key, entry.score]))
+  return reciprocalRankFusion([semKeys, lexKeys]).map((entry) => {
+    const semantic = semByKey.get(entry.key)
+    const lexical = lexByKey.get(entry.key)
+    return toHit(byKey.get(entry.key)!, {
+      semantic: semantic?.score ?? null,
+      semanticRank: semantic?.rank ?? null,
+      lexical: lexical?.score ?? null,
+      lexicalRank: lexical?.rank ?? null,
+      rrf: entry.score,
+      base: unadjusted.get(entry.key) ?? entry.score,
+      final: entry.score,
+    })
+  })
+}
+
+export async function recall(deps: RecallDeps, request: RecallRequest): Promise<RecallResponse> {
+  const startedAt = Date.now()
+  const { query, k, mode, types } = validateRecallRequest(request)
+  const log = deps.log ?? (() => {})
+  const now = deps.now?.() ?? new Date()
+  const filter = { types: types.length === SOURCE_TYPES.length ? null : types, agent: request.agent?.trim() || null, limit: k * OVERFETCH }
+  const words = queryWords(query)
+  let modeUsed: RecallMode = mode
+  let fallback: RecallResponse['fallback'] = null
+
+  let queryVector = request.queryVector ?? null
+  if (mode !== 'lex' && !queryVector) {
+    try {
+      const embedded = await deps.embedder.embed([query], 'query')
+      queryVector = { vector: embedded.vectors[0]!, model: embedded.model }
+    }
+    catch (error) {
+      modeUsed = 'lex'
+      fallback = { from: mode, reason: (error as Error).message }
+      log(`[recall] the embedding call failed (${fallback.reason}): lexical recall only`)
+    }
+  }
+
+  const [sem, lex] = await Promise.all([
+    modeUsed === 'lex' ? Promise.resolve([]) : semanticArm(deps.db, vectorLiteral(queryVector!.vector, MEM_EMBEDDING_DIMENSIONS), queryVector!.model, filter),
+    modeUsed === 'sem' ? Promise.resolve([]) : lexicalArm(deps.db, orQuery(words), filter),
+  ])
+  const lessons = await scarMeta(deps.db, [...sem, ...lex])
+  const hits = combine(modeUsed, rerankArm(sem, lessons, now), rerankArm(lex, lessons, now)).slice(0, k)
+  hits.forEach((hit, index) => {
+    hit.rank = index + 1
+  })
+
+  if (!request.readOnly) {
+    const served = hits.filter(hit => hit.sourceType === 'scar' && /^\d{1,18}$/.test(hit.sourceId)).map(hit => Number(hit.sourceId))
+    const work = countRecalls(deps.db, served, log)
+    if (deps.background) deps.background(work)
+    else void work
+  }
+
+  return { query, mode, modeUsed, k, scope: types, agent: filter.agent, words, fallback, hits, tookMs: Date.now() - startedAt }
+}

@@ -1,0 +1,68 @@
+// The recall engine's vocabulary.
+import type { SourceType } from '../sources'
+
+export const RECALL_MODES = ['hybrid', 'sem', 'lex'] as const
+export type RecallMode = typeof RECALL_MODES[number]
+
+export const DEFAULT_K = 5
+export const MAX_K = 100
+/** Candidates fetched per arm: k × this (the seed's over-fetch, before the scar re-rank). */
+export const OVERFETCH = 3
+/** Reciprocal Rank Fusion's constant. */
+export const RRF_K = 60
+
+/** One candidate of one arm, before fusion. */
+export interface Candidate {
+  sourceType: SourceType
+  sourceId: string
+  title: string
+  snippet: string
+  agent: string | null
+  /** Cosine similarity (sem) or ts_rank (lex). */
+  score: number
+}
+
+export interface HitScores {
+  /** Cosine similarity, when the semantic arm found it. */
+  semantic: number | null
+  /** Position in the semantic arm after the scar re-rank. */
+  semanticRank: number | null
+  /** ts_rank on the French tsvector, when the lexical arm found it. */
+  lexical: number | null
+  /** Position in the lexical arm after the scar re-rank. */
+  lexicalRank: number | null
+  /** Hybrid only: Σ 1/(60 + rank) over the arms, on the re-ranked positions. */
+  rrf: number | null
+  /** Before the scar re-rank: the arm's score (sem, lex) or the RRF of the raw positions (hybrid). */
+  base: number
+  /** What the hits are ordered by: score × scar factor (sem, lex), the RRF (hybrid). */
+  final: number
+  /** Scars only: importance (0–10), age in days and the factor applied to their arm scores. */
+  rerank: { importance: number, ageDays: number, factor: number } | null
+}
+
+export interface RecallHit {
+  rank: number
+  sourceType: SourceType
+  sourceId: string
+  title: string
+  snippet: string
+  agent: string | null
+  link: string | null
+  scores: HitScores
+}
+
+export interface RecallResponse {
+  query: string
+  mode: RecallMode
+  /** The mode actually served (lex when the embedding call failed). */
+  modeUsed: RecallMode
+  k: number
+  scope: SourceType[]
+  agent: string | null
+  /** The words the lexical arm OR-ed. */
+  words: string[]
+  fallback: { from: RecallMode, reason: string } | null
+  hits: RecallHit[]
+  tookMs: number
+}

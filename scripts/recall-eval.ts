@@ -1,0 +1,103 @@
+// recall-eval [--baseline | --mode-sweep] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE]
+// The recall evaluation harness over a golden dataset, strictly read-only.
+//   (gate)        compares hybrid metrics to the frozen baseline: exit 0 pass, 1 regression
+//   --baseline    freezes a new baseline (hybrid): exit 0
+//   --mode-sweep  lex, sem and hybrid side by side, no gating: exit 0
+//   no baseline   a warning: exit 2 (bad flags exit 2 too: the gate did not run)
+import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import { openDatabase } from '../db/client'
+import { createAiFacade } from '../layers/ai/core/facade'
+import { ArgsError, parseEvalArgs } from '../layers/memory/core/cli/args'
+import { BaselineError, compareToBaseline, readBaseline, writeBaseline } from '../layers/memory/core/eval/baseline'
+import { GoldenError, parseGolden } from '../layers/memory/core/eval/golden'
+import { evaluate, type Evaluation } from '../layers/memory/core/eval/harness'
+import type { Metrics } from '../layers/memory/core/eval/metrics'
+import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
+import { runCli, UsageError } from './lib/cli'
+
+const DEFAULT_GOLDEN = fileURLToPath(new URL('../layers/memory/eval/golden.json', import.meta.url))
+const DEFAULT_BASELINE = fileURLToPath(new URL('../layers/memory/eval/baseline.json', import.meta.url))
+
+const show = (metrics: Metrics) => `recall@k ${metrics.recall_at_k.toFixed(4)} · mrr@10 ${metrics.mrr_at_10.toFixed(4)} · top1 ${metrics.top1_accuracy.toFixed(4)}`
+
+function misses(evaluation: Evaluation): string[] {
+  return evaluation.queries.filter(query => query.missing.length > 0).map(query => `  ${query.id} "${query.query}": missing ${query.missing.join(', ')}`)
+}
+
+runCli(async () => {
+  let args
+  try {
+    args = parseEvalArgs(process.argv.slice(2))
+  }
+  catch (error) {
+    if (error instanceof ArgsError) throw new UsageError(error.message, `usage: ${error.usage}`)
+    throw error
+  }
+  const out = (line: string) => process.stdout.write(`${line}\n`)
+  const goldenPath = args.golden ?? DEFAULT_GOLDEN
+  let goldenText: string
+  try {
+    goldenText = readFileSync(goldenPath, 'utf8')
+  }
+  catch (error) {
+    throw new UsageError(`cannot read the golden dataset ${goldenPath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'Point --golden at a JSON file of { "k": 5, "queries": [{ "query": "…", "expected": ["type:id"] }] }.')
+  }
+  const goldenSha = createHash('sha256').update(goldenText).digest('hex')
+  const baselinePath = args.baselineFile ?? DEFAULT_BASELINE
+  let golden
+  let baseline
+  try {
+    golden = parseGolden(goldenText, goldenPath)
+    baseline = args.action === 'gate' ? readBaseline(baselinePath) : null
+  }
+  catch (error) {
+    if (error instanceof GoldenError || error instanceof BaselineError) throw new UsageError(error.message, 'Fix the file, or point --golden / --baseline-file at another one.')
+    throw error
+  }
+  if (args.action === 'gate' && !baseline) {
+    if (args.json) out(JSON.stringify({ status: 'no_baseline', baseline: baselinePath }))
+    else out(`warning: no reference baseline at ${baselinePath}: nothing to gate against (freeze one with --baseline)`)
+    return 2
+  }
+
+  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 3 })
+  const ai = createAiFacade({ env: process.env, db: database.db })
+  const deps = { db: database.db, embedder: facadeEmbedder(ai, { db: database.db, env: process.env, feature: 'memory_eval' }) }
+  try {
+    if (args.action === 'sweep') {
+      const results = []
+      for (const mode of ['lex', 'sem', 'hybrid'] as const) results.push(await evaluate(deps, golden, mode))
+      if (args.json) out(JSON.stringify({ status: 'sweep', k: golden.k, queries: golden.queries.length, modes: results.map(({ mode, metrics }) => ({ mode, metrics })) }))
+      else for (const result of results) out(`${result.mode.padEnd(6)} ${show(result.metrics)}`)
+      return 0
+    }
+    if (args.action === 'freeze') {
+      const result = await evaluate(deps, golden, 'hybrid')
+      writeBaseline(baselinePath, { version: 1, mode: 'hybrid', k: result.k, queries: golden.queries.length, golden_sha256: goldenSha, frozen_at: new Date().toISOString(), metrics: result.metrics })
+      if (args.json) out(JSON.stringify({ status: 'baseline_frozen', baseline: baselinePath, metrics: result.metrics }))
+      else out(`baseline frozen in ${baselinePath}: ${show(result.metrics)}`)
+      return 0
+    }
+    const result = await evaluate(deps, golden, baseline!.mode, baseline!.k)
+    const regressions = compareToBaseline(result.metrics, baseline!.metrics, args.tolerance)
+    const status = regressions.length ? 'regression' : 'pass'
+    if (args.json) {
+      out(JSON.stringify({ status, tolerance: args.tolerance, mode: result.mode, k: result.k, metrics: result.metrics, baseline: baseline!.metrics, regressions, goldenChanged: baseline!.golden_sha256 !== goldenSha }))
+    }
+    else {
+      out(`current  ${show(result.metrics)}`)
+      out(`baseline ${show(baseline!.metrics)} (frozen ${baseline!.frozen_at}, tolerance ${args.tolerance})`)
+      if (baseline!.golden_sha256 !== goldenSha) out('note: the golden dataset changed since the baseline was frozen')
+      for (const item of regressions) out(`REGRESSION ${item.metric}: ${item.current.toFixed(4)} < ${item.baseline.toFixed(4)} − ${args.tolerance}`)
+      if (regressions.length) misses(result).forEach(out)
+      out(status === 'pass' ? 'gate: pass' : 'gate: FAIL')
+    }
+    return regressions.length ? 1 : 0
+  }
+  finally {
+    await ai.flush()
+    await database.close()
+  }
+})

@@ -1,0 +1,188 @@
+// The pseudo-terminal wrapper: runs the headless agent in a real pseudo-terminal (node-pty,
+// xterm-color, 200×50) in a process group of its own, and turns the terminal's stream into
+// JSON lines on stdout (teed to the stream log). Launching the agent without a terminal makes
+// it hang silently; hence this program.
+//
+//   node --import tsx scripts/spawn-pty.ts --id <spawn id> \
+//     --prompt-file <path> --system-prompt-file <path> --model sonnet \
+//     --stream-log <path> --add-dir <dir> --timeout-sec 2400
+//
+// The first `result` event is the end: after a short drain the group is stopped (the CLI may
+// linger). A `node_pty_spawn` event comes first (the agent's pid, which is also its group),
+// a `node_pty_exit` event last. Exit codes: 0 ok, 1 error (including a result with
+// is_error: true, a timeout, a crash), 2 bad arguments. At the timeout the whole group and
+// any descendant that left it are stopped: TERM, then KILL after a grace. When the parent
+// goes away (stdin is a pipe that closes), the agent is stopped too. The terminal may drop
+// the last output of a child that exits quickly: the result file is the contract.
+import { createWriteStream, fstatSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs'
+import { dirname } from 'node:path'
+import type { IPty } from 'node-pty'
+import { agentEnv, buildAgentArgs } from '../layers/atlas/core/spawn/args'
+import { SPAWN_MARKER, stopSpawnProcesses } from '../layers/atlas/core/spawn/processes'
+import { createLineSplitter, type NoiseEvent, type StreamEvent } from '../layers/atlas/core/spawn/stream'
+import { findBinary, parseWrapperArgs, WrapperUsageError, type WrapperArgs } from '../layers/atlas/core/spawn/wrapper-args'
+
+function writeLine(stream: NodeJS.WritableStream, event: Record<string, unknown>): boolean {
+  return stream.write(`${JSON.stringify(event)}\n`)
+}
+
+async function run(args: WrapperArgs): Promise<number> {
+  const started = Date.now()
+  mkdirSync(dirname(args.streamLog), { recursive: true })
+  const log: WriteStream = createWriteStream(args.streamLog, { flags: 'a' })
+  const stdout = process.stdout
+  const emit = (event: Record<string, unknown>) => {
+    const a = writeLine(stdout, event)
+    const b = writeLine(log, event)
+    return a && b
+  }
+  const finish = async (code: number) => {
+    await new Promise<void>(resolve => log.end(() => resolve()))
+    await new Promise<void>(resolve => stdout.write('', () => resolve()))
+    return code
+  }
+
+  const binary = findBinary(args.agentBin)
+  if (!binary) {
+    emit({ type: 'node_pty_error', spawn_id: args.id, error: 'agent_not_found', message: `agent binary "${args.agentBin}" not found (set SPAWN_AGENT_BIN to its path)` })
+    emit({ type: 'node_pty_exit', spawn_id: args.id, exit_code: null, signal: null, result_seen: false, timed_out: false, duration_ms: Date.now() - started })
+    return await finish(1)
+  }
+  const prompt = readFileSync(args.promptFile, 'utf8')
+  const systemPrompt = readFileSync(args.systemPromptFile, 'utf8')
+  const argv = buildAgentArgs({ addDir: args.addDir, model: args.model, systemPrompt, permissionMode: args.permissionMode, prompt })
+  const env = agentEnv(process.env, { [SPAWN_MARKER]: args.id })
+
+  const pty = await import('node-pty')
+  let child: IPty
+  try {
+    child = pty.spawn(binary, argv, { name: 'xterm-color', cols: 200, rows: 50, cwd: args.addDir, env })
+  }
+  catch (error) {
+    emit({ type: 'node_pty_error', spawn_id: args.id, error: 'spawn_failed', message: (error as Error).message })
+    emit({ type: 'node_pty_exit', spawn_id: args.id, exit_code: null, signal: null, result_seen: false, timed_out: false, duration_ms: Date.now() - started })
+    return await finish(1)
+  }
+  // node-pty makes the child a session leader: its pid is its process group.
+  const pgid = child.pid
+  emit({ type: 'node_pty_spawn', spawn_id: args.id, pid: child.pid, pgid, binary, model: args.model, timeout_sec: args.timeoutSec, at: new Date().toISOString() })
+
+  const splitter = createLineSplitter()
+  let result: StreamEvent | null = null
+  let timedOut = false
+  let stopping: Promise<unknown> | null = null
+  let stopReason: string | null = null
+  let paused = false
+  const stop = (reason: string) => {
+    stopReason ??= reason
+    stopping ??= stopSpawnProcesses({ pgid, rootPid: child.pid, spawnId: args.id }, args.killGraceMs)
+    return stopping
+  }
+  const resume = () => {
+    if (paused) {
+      paused = false
+      child.resume()
+    }
+  }
+  stdout.on('drain', resume)
+  log.on('drain', resume)
+
+  const handle = (events: Array<StreamEvent | NoiseEvent>) => {
+    let flowing = true
+    for (const event of events) {
+      flowing = emit(event) && flowing
+      if (event.type === 'result' && !result) {
+        result = event as StreamEvent
+        // The result is the end: give the last lines a moment, then stop the lingering CLI.
+        setTimeout(() => void stop('result_received'), args.drainMs).unref()
+      }
+    }
+    if (!flowing && !paused) {
+      paused = true
+      child.pause()
+    }
+  }
+  child.onData(data => handle(splitter.push(data)))
+
+  const timer = setTimeout(() => {
+    timedOut = true
+    emit({ type: 'wrapper_timeout', spawn_id: args.id, timeout_sec: args.timeoutSec })
+    void stop('timeout')
+  }, args.timeoutSec * 1000)
+
+  // The parent holds our stdin open as a pipe (a socket pair for Node parents): when it
+  // closes, the parent is gone.
+  let parentGone = false
+  try {
+    const stdin = fstatSync(0)
+    if (stdin.isFIFO() || stdin.isSocket()) {
+      process.stdin.resume()
+      process.stdin.on('end', () => {
+        parentGone = true
+        void stop('parent_gone')
+      })
+    }
+  }
+  catch { /* no stdin */ }
+  const onSignal = (signal: NodeJS.Signals) => void stop(`wrapper received ${signal}`)
+  process.once('SIGTERM', onSignal)
+  process.once('SIGINT', onSignal)
+  process.once('SIGHUP', onSignal)
+
+  const exit = await new Promise<{ exitCode: number, signal?: number }>(resolve => child.onExit(resolve))
+  clearTimeout(timer)
+  // Late chunks may still be in flight; then the last line, even without its newline.
+  await new Promise(resolve => setTimeout(resolve, 50))
+  resume()
+  handle(splitter.end())
+  // Whatever the agent left behind (a descendant outside its group) goes too.
+  await stop(stopReason ?? 'agent_exited')
+
+  const finalResult = result as StreamEvent | null
+  const isError = finalResult ? finalResult.is_error === true : null
+  const stats = splitter.stats()
+  emit({
+    type: 'node_pty_exit',
+    spawn_id: args.id,
+    exit_code: exit.exitCode,
+    signal: exit.signal || null,
+    result_seen: finalResult !== null,
+    is_error: isError,
+    timed_out: timedOut,
+    parent_gone: parentGone,
+    stopped_because: stopReason,
+    events: stats.events,
+    noise_lines: stats.noiseLines,
+    dropped_long_lines: stats.droppedLongLines,
+    duration_ms: Date.now() - started,
+    max_rss_bytes: process.resourceUsage().maxRSS * 1024,
+  })
+  let code: number
+  if (timedOut) code = 1
+  else if (finalResult) code = isError ? 1 : 0
+  else code = exit.exitCode === 0 && !exit.signal ? 0 : 1
+  return await finish(code)
+}
+
+async function main(): Promise<number> {
+  let args: WrapperArgs
+  try {
+    args = parseWrapperArgs(process.argv.slice(2))
+  }
+  catch (error) {
+    if (error instanceof WrapperUsageError) {
+      process.stderr.write(`spawn-pty: ${error.message}\n`)
+      return 2
+    }
+    throw error
+  }
+  return await run(args)
+}
+
+main().then(
+  code => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`spawn-pty: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exit(1)
+  },
+)
