@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser } from '../helpers/browser'
+import { launchBrowser, signInPage } from '../helpers/browser'
 import { domains } from '../../shared/domains'
 import { TESTS_TMP } from '../helpers/database-config'
 
@@ -14,11 +14,7 @@ beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'] })
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1366, height: 860 } })
-  await page.goto(`${hub.url}/login`)
-  await page.getByLabel('Email').fill(FOUNDER.email)
-  await page.getByLabel('Password').fill(FOUNDER.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.waitForURL('**/hub')
+  await signInPage(page, hub.url, FOUNDER)
 })
 
 afterAll(async () => {

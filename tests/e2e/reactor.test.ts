@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser } from '../helpers/browser'
+import { launchBrowser, signInPage } from '../helpers/browser'
 import { connectDatabase } from '../../db/connection'
 import { findRunningEmbedded } from '../../db/embedded'
 import { agents } from '../../db/schema/agents'
@@ -36,11 +36,7 @@ beforeAll(async () => {
   }
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1366, height: 1000 } })
-  await page.goto(`${hub.url}/login`)
-  await page.getByLabel('Email').fill(FOUNDER.email)
-  await page.getByLabel('Password').fill(FOUNDER.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.waitForURL('**/hub')
+  await signInPage(page, hub.url, FOUNDER)
 }, 200_000)
 
 afterAll(async () => {

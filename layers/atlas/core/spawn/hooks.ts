@@ -1,17 +1,29 @@
 // What the spawn engine tells other domains, as functions it receives.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../../../../db/client'
+import { recordSpawnOutcome } from '../../../agents/core/counters'
 import { recordConsumption } from '../../../ai/core/ledger'
 import type { ResultFigures } from './stream'
 
 export type SpawnOutcomeKind = 'completed' | 'failed'
 
-/**
- * The agents registry keeps each agent's spawn and error counts through one function; the
- * Agents issue will provide it. Until then the engine calls this no-op.
- */
-export type OnSpawnFinished = (agentCodename: string, outcome: SpawnOutcomeKind) => Promise<void>
-export const noopOnSpawnFinished: OnSpawnFinished = async () => {}
+export interface SpawnFinished {
+  agentCodename: string
+  outcome: SpawnOutcomeKind
+  /** Where the trail points: `atlas#<message>/spawn/<id>`. */
+  ref: string
+  summary: string
+}
+
+/** How the engine tells the agents registry a spawn ended; the worker takes it as a dependency. */
+export type OnSpawnFinished = (finished: SpawnFinished) => Promise<void>
+
+/** The default: the agents registry's counters (spawn_count, error_count, activity, experience). */
+export function countInAgentsRegistry(db: Db): OnSpawnFinished {
+  return async ({ agentCodename, outcome, ref, summary }) => {
+    await recordSpawnOutcome(db, agentCodename, outcome, { ref, summary })
+  }
+}
 
 /** The spawned agent is Atlas, the orchestrator (the agents registry's codename). */
 export const SPAWN_AGENT_CODENAME = 'orchestrator'

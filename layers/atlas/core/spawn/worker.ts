@@ -25,7 +25,7 @@ import { jobExpirySeconds, type SpawnConfig } from './config'
 import type { ResultContract } from './contract'
 import { runDeploy } from './deploy'
 import { createEventSink } from './events'
-import { noopOnSpawnFinished, recordSpawnConsumption, SPAWN_AGENT_CODENAME, type OnSpawnFinished } from './hooks'
+import { countInAgentsRegistry, recordSpawnConsumption, SPAWN_AGENT_CODENAME, type OnSpawnFinished, type SpawnOutcomeKind } from './hooks'
 import { acquireSlot, globalSlotName, hostSlotName, keepLeases, messageLeaseName, releaseAll, type HeldLease } from './leases'
 import { escalationMail, failureMail, sendTeamMail, summaryMail, type MessageRef, type TeamMail } from './notify'
 import { sendJob } from './orchestrator'
@@ -354,7 +354,7 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
       await tx.insert(atlasReplyDrafts).values({ messageId: message.id, body: clip(result.replyDraft, 20_000), status: 'draft', createdBy: deps.actor })
     }
   })
-  await (deps.onSpawnFinished ?? noopOnSpawnFinished)(SPAWN_AGENT_CODENAME, 'completed').catch(() => {})
+  await tellAgentsRegistry(deps, context, 'completed', `status ${result.status}`)
 
   if (!result.ok) {
     return await escalate(deps, context, `the agent ended with status "${result.status}"`, { contract: result, outcome: 'escalated' })
@@ -370,6 +370,18 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
     return { outcome: 'actioned', followUp: null }
   }
   return await deployAndQa(deps, context, result)
+}
+
+/** The agents registry counts the orchestrator's spawns; a failure there never fails the spawn. */
+async function tellAgentsRegistry(deps: WorkerDeps, context: SpawnContext, outcome: SpawnOutcomeKind, summary: string): Promise<void> {
+  const report = deps.onSpawnFinished ?? countInAgentsRegistry(deps.db)
+  const ref = `atlas#${context.message.id}/spawn/${context.spawn.id}`
+  try {
+    await report({ agentCodename: SPAWN_AGENT_CODENAME, outcome, ref, summary: `message #${context.message.id}, spawn ${context.spawn.iteration}: ${clip(summary, 300)}` })
+  }
+  catch (error) {
+    deps.log(`[atlas-spawn-worker] ${ref}: the agents registry was not updated (${(error as Error).message})`)
+  }
 }
 
 function failureReason(agent: AgentRunOutcome, config: SpawnConfig): string {
@@ -399,7 +411,7 @@ async function failSpawn(deps: WorkerDeps, context: SpawnContext, reason: string
       },
     })
   })
-  await (deps.onSpawnFinished ?? noopOnSpawnFinished)(SPAWN_AGENT_CODENAME, 'failed').catch(() => {})
+  await tellAgentsRegistry(deps, context, 'failed', reason)
   const mailed = await sendTeamMail(deps.mail, failureMail(message, reason, salvaged), { actor: deps.actor, messageId: message.id })
   deps.log(`[atlas-spawn-worker] message #${message.id}: spawn failed: ${reason}; team ${mailed}`)
   return { outcome: 'spawn_failed', followUp: null }

@@ -8,7 +8,9 @@ import { describeOnBothDatabases } from '../../../../../tests/helpers/databases'
 import { aiConsumption } from '../../../../../db/schema/ai'
 import { atlasReplyDrafts } from '../../../../../db/schema/atlas'
 import { atlasSpawnEvents, atlasSpawnEventsBase } from '../../../../../db/schema/atlas-spawn'
+import { agents, agentsActivity } from '../../../../../db/schema/agents'
 import { hubAudit } from '../../../../../db/schema/hub'
+import { seedAgents } from '../../../../agents/core/seed'
 import { acquireLease, releaseLease } from '../../../../health/core/leases'
 import { recordAtlasAudit } from '../../../core/audit'
 import { MailRefusedError } from '../../../core/mail/mailer'
@@ -28,6 +30,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
   let model: ScriptedModel
 
   beforeAll(async () => {
+    await seedAgents(database().db)
     engine = await startEngine(database().db, database().url)
     site = await startQaSite()
     model = await startScriptedModel()
@@ -39,6 +42,14 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
   })
 
   const variant = (name: string, extra: Record<string, string> = {}) => ({ env: { ...engine.env, STAND_IN_VARIANT: name, ...extra } })
+  /** The orchestrator's counters in the agents registry, and its activity trail for one message. */
+  async function orchestrator(messageId: number) {
+    const { db } = database()
+    const [counters] = await db.select({ spawnCount: agents.spawnCount, errorCount: agents.errorCount }).from(agents).where(eq(agents.codename, 'orchestrator'))
+    const trail = await db.select({ kind: agentsActivity.kind, ref: agentsActivity.ref, summary: agentsActivity.summary }).from(agentsActivity)
+      .where(sql`${agentsActivity.agent} = 'orchestrator' and ${agentsActivity.ref} like ${`atlas#${messageId}/%`}`)
+    return { ...counters!, trail }
+  }
 
   /** Runs whatever earlier tests left spawnable, so each test starts from a quiet inbox. */
   async function settle() {
@@ -110,6 +121,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const id = await classifiedMessage(db, { intent: 'question' })
     await engine.cycle()
     const sentBefore = engine.sent.length
+    const countersBefore = await orchestrator(id)
     const work = await engine.drain(variant('success'))
     expect(work.outcomes.find(o => o.messageId === id)?.outcome).toBe('actioned')
     expect(await inbox(db, id)).toMatchObject({ status: 'actioned', intent: 'question' })
@@ -144,6 +156,10 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const drafts = await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, id))
     expect(drafts).toMatchObject([{ body: 'Bonjour, le formulaire de contact est corrigé.', status: 'draft', createdBy: 'atlas-spawn-worker' }])
     expect((await listSpawns(db, id))[0]).toMatchObject({ status: 'succeeded', lastEventType: 'node_pty_exit', silentForMs: null, possiblyHung: false })
+    // The agents registry counts the orchestrator's spawn, with a trail back to it.
+    const counters = await orchestrator(id)
+    expect(counters).toMatchObject({ spawnCount: countersBefore.spawnCount + 1, errorCount: countersBefore.errorCount })
+    expect(counters.trail).toEqual([{ kind: 'spawn_completed', ref: `atlas#${id}/spawn/${spawn!.id}`, summary: `message #${id}, spawn 1: status ok` }])
   })
 
   it('applies a downgrade of chantier to question from the contract: no deploy, no QA, actioned', async () => {
@@ -176,6 +192,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const id = await classifiedMessage(db, { intent: 'run' })
     await engine.cycle()
     const before = engine.sent.length
+    const countersBefore = await orchestrator(id)
     await engine.drain(variant(name, extra))
     const row = await inbox(db, id)
     expect(row).toMatchObject({ status: 'spawn_failed', needsHuman: true })
@@ -185,6 +202,20 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(spawn).toMatchObject({ status: 'failed', outcome: 'spawn_failed' })
     expect(spawn!.reason).toMatch(reason)
     expect(engine.sent.slice(before)).toMatchObject([{ to: TEAM, subject: expect.stringContaining('Spawn failed') }])
+    const counters = await orchestrator(id)
+    expect(counters).toMatchObject({ spawnCount: countersBefore.spawnCount + 1, errorCount: countersBefore.errorCount + 1 })
+    expect(counters.trail).toMatchObject([{ kind: 'spawn_failed', ref: `atlas#${id}/spawn/${spawn!.id}`, summary: expect.stringMatching(reason) }])
+  })
+
+  it('finishes the spawn even when the agents registry cannot count it, and logs why', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'question' })
+    await engine.cycle()
+    await engine.drain({ ...variant('fast'), onSpawnFinished: async () => {
+      throw new Error('the registry is unreachable')
+    } })
+    expect(await inbox(db, id)).toMatchObject({ status: 'actioned' })
+    expect(engine.logs.some(line => line.includes(`atlas#${id}/spawn/`) && line.includes('the agents registry was not updated (the registry is unreachable)'))).toBe(true)
   })
 
   it('salvages the early checkpoint of an agent killed at the timeout, with its whole group', async () => {

@@ -1,0 +1,112 @@
+// The spawn engine as the team sees it, in a real browser against the real hub: the inbox
+// shows a running spawn, the message page streams its events live (server-sent events) and
+// then its result; a spawn silent for over five minutes shows as possibly hung, with its last
+// event and how long ago. The engine runs in this process on the hub's embedded database,
+// with the stand-in agent pacing its events.
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { FOUNDER, startHub, type Hub } from '../helpers/hub'
+import { launchBrowser, signInPage } from '../helpers/browser'
+import { connectDatabase, type Database } from '../../db/connection'
+import { findRunningEmbedded } from '../../db/embedded'
+import { atlasSpawns } from '../../db/schema/atlas-spawn'
+import { startEngine, type Engine } from '../../layers/atlas/tests/fixtures/spawn/engine'
+import { classifiedMessage, inbox } from '../../layers/atlas/tests/fixtures/spawn/seed'
+import { TESTS_TMP } from '../helpers/database-config'
+
+let hub: Hub
+let database: Database
+let engine: Engine
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  hub = await startHub({ args: ['--no-supervisor'] })
+  const url = findRunningEmbedded(hub.dataDir)!
+  database = await connectDatabase(url, { max: 4 })
+  engine = await startEngine(database.db, url)
+  browser = await launchBrowser()
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
+  await signInPage(page, hub.url, FOUNDER)
+}, 200_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await engine?.close()
+  await database?.close()
+  await hub?.interrupt()
+})
+
+const eventRows = () => page.locator('[data-testid="spawn-event-log"] tbody tr:not(:has-text("No event yet"))').count()
+
+async function runningSpawn(messageId: number) {
+  await expect.poll(async () => {
+    const [row] = await database.db.select().from(atlasSpawns).where(eq(atlasSpawns.messageId, messageId))
+    return row?.status === 'running' && row.eventCount > 0
+  }, { timeout: 60_000, interval: 200 }).toBe(true)
+}
+
+it('shows a running spawn on the inbox, streams its events live on the message page, then its result', async () => {
+  const id = await classifiedMessage(database.db, { intent: 'question', subject: 'Le formulaire de contact renvoie une erreur' })
+  await engine.cycle()
+  const work = engine.drain({ env: { ...engine.env, STAND_IN_VARIANT: 'success', STAND_IN_PACE_MS: '400', STAND_IN_LINGER_MS: '0' } })
+  try {
+    await runningSpawn(id)
+    await page.goto(`${hub.url}/hub/atlas`)
+    const status = page.getByTestId('spawn-engine-status')
+    await expect.poll(async () => await status.textContent(), { timeout: 20_000 }).toContain(`Message #${id}`)
+    expect(await status.textContent()).toContain('1 spawn(s) running')
+
+    await page.goto(`${hub.url}/hub/atlas/${id}`)
+    const spawn = page.getByTestId('spawn-1')
+    await spawn.getByText('running').first().waitFor()
+    await page.getByText('Live: events appear as the agent produces them.').waitFor({ timeout: 20_000 })
+    await expect.poll(eventRows, { timeout: 20_000 }).toBeGreaterThan(2)
+    const early = await eventRows()
+    // Rows keep arriving while the page stays put: they come from the stream, not a reload.
+    await expect.poll(eventRows, { timeout: 20_000 }).toBeGreaterThan(early + 3)
+    // The log follows the newest event (it runs in the page; this file compiles without the DOM library).
+    const followsNewest = () => page.getByTestId('spawn-event-rows').evaluate((el) => {
+      const box = el as unknown as { scrollHeight: number, scrollTop: number, clientHeight: number }
+      return box.scrollTop > 0 && box.scrollHeight - box.scrollTop - box.clientHeight < 40
+    })
+    await expect.poll(followsNewest, { timeout: 20_000 }).toBe(true)
+    await page.getByTestId('spawn-timeline').screenshot({ path: `${TESTS_TMP}/spawn-live.png` })
+  }
+  finally {
+    await work
+  }
+  expect(await inbox(database.db, id)).toMatchObject({ status: 'actioned' })
+  const spawn = page.getByTestId('spawn-1')
+  await spawn.getByText('succeeded').first().waitFor({ timeout: 20_000 })
+  await page.getByText(/The spawn is over; \d+ event\(s\) shown\./).waitFor({ timeout: 20_000 })
+  const [row] = await database.db.select().from(atlasSpawns).where(eq(atlasSpawns.messageId, id))
+  expect(await eventRows()).toBe(row!.eventCount)
+  expect(await spawn.textContent()).toContain('The contact form validated the phone field twice')
+  expect(await page.getByTestId('reply-draft-body').inputValue()).toBe('Bonjour, le formulaire de contact est corrigé.')
+  await page.getByTestId('spawn-timeline').screenshot({ path: `${TESTS_TMP}/spawn-done.png` })
+})
+
+it('shows a spawn silent for over five minutes as possibly hung, with its last event and how long ago', async () => {
+  const id = await classifiedMessage(database.db, { intent: 'run' })
+  await engine.cycle()
+  const stop = new AbortController()
+  const work = engine.drain({ env: { ...engine.env, STAND_IN_VARIANT: 'checkpoint-hang' }, signal: stop.signal })
+  try {
+    await runningSpawn(id)
+    // The agent has gone quiet; seven minutes pass in the record rather than in the test.
+    await database.db.update(atlasSpawns).set({ lastEventAt: sql`now() - interval '7 minutes'` }).where(eq(atlasSpawns.messageId, id))
+    const [row] = await database.db.select().from(atlasSpawns).where(eq(atlasSpawns.messageId, id))
+    await page.goto(`${hub.url}/hub/atlas/${id}`)
+    const hung = page.getByTestId('spawn-hung')
+    await hung.waitFor({ timeout: 20_000 })
+    expect(await hung.textContent()).toContain(`The last event (${row!.lastEventType}) came 7 minutes ago; nothing since.`)
+    await page.goto(`${hub.url}/hub/atlas`)
+    await expect.poll(async () => await page.getByTestId('spawn-engine-status').textContent(), { timeout: 20_000 }).toContain('possibly hung')
+  }
+  finally {
+    stop.abort(new Error('test over'))
+    await work
+  }
+})
