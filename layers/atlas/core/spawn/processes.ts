@@ -54,13 +54,18 @@ export function spawnProcesses(options: { rootPid?: number, pgid?: number, spawn
     else if (marker && hasMarker(info.pid, marker)) found.add(info.pid)
   }
   if (options.rootPid !== undefined) {
-    found.add(options.rootPid)
+    // The root counts only while alive; its descendants are walked from it even once it is
+    // gone (or a zombie), since they keep its pid as their parent until re-parented.
+    const root = options.rootPid
+    if (infos.some(info => info.pid === root)) found.add(root)
+    const parents = new Set([...found, root])
     let grew = true
     while (grew) {
       grew = false
       for (const info of infos) {
-        if (!found.has(info.pid) && found.has(info.ppid) && info.pid !== process.pid) {
+        if (!parents.has(info.pid) && parents.has(info.ppid) && info.pid !== process.pid) {
           found.add(info.pid)
+          parents.add(info.pid)
           grew = true
         }
       }
@@ -114,7 +119,8 @@ export async function stopSpawnProcesses(target: StopTarget, graceMs: number): P
     await new Promise(resolve => setTimeout(resolve, Math.min(100, Math.max(10, deadline - Date.now()))))
   }
   const remaining = [...new Set([...termed.filter(isAlive), ...spawnProcesses(target)])]
-  if (target.pgid !== undefined) signal(-target.pgid, 'SIGKILL')
+  // Only what is still alive is killed: a pid or group id of a finished process may be reused.
+  if (target.pgid !== undefined && remaining.length > 0) signal(-target.pgid, 'SIGKILL')
   for (const pid of remaining) signal(pid, 'SIGKILL')
   return { termed, killed: remaining }
 }
