@@ -5,9 +5,6 @@
 // briefing assembly with its tokenizer, not a provider).
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import postgres from 'postgres'
-import { connectDatabase } from '../db/connection'
-import { migrateDatabase } from '../db/migrate'
 import { learnLessons } from '../db/schema/learn'
 import { createAiFacade } from '../layers/ai/core/facade'
 import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
@@ -17,8 +14,8 @@ import { scarRecallFrom } from '../layers/agents/core/memory-adapters'
 import { ROSTER } from '../layers/agents/core/roster/index'
 import { seedAgents } from '../layers/agents/core/seed'
 import { percentile, sample, type BenchFigure } from './lib'
+import { nativeBenchDatabase } from './databases'
 
-const NATIVE_ADMIN_URL = process.env.TEST_NATIVE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const OFFLINE = { AI_OFFLINE: '1' }
 const SCARS = 3000
 const OWN_PER_AGENT = 2
@@ -34,15 +31,8 @@ function words(seed: number) {
 }
 
 export default async function (): Promise<BenchFigure[]> {
-  const name = `synedre_bench_agents_${process.pid}`
-  const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`drop database if exists "${name}"`)
-  await admin.unsafe(`create database "${name}"`)
-  const url = new URL(NATIVE_ADMIN_URL)
-  url.pathname = `/${name}`
-  const database = await connectDatabase(url.toString(), { max: 3 })
+  const database = await nativeBenchDatabase('agents', { max: 3 })
   try {
-    await migrateDatabase(database)
     const { db } = database
     await seedAgents(db)
     const text = words(11)
@@ -85,7 +75,5 @@ export default async function (): Promise<BenchFigure[]> {
   }
   finally {
     await database.close()
-    await admin.unsafe(`drop database if exists "${name}" with (force)`)
-    await admin.end()
   }
 }

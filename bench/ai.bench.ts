@@ -1,19 +1,14 @@
 // The AI facade's own cost: a completion through the facade against a direct ofetch call
 // to the same loopback fake (Mistral wire format, answering at once), measured side by
 // side in interleaved rounds; and embedding throughput in batches of 50.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { ofetch } from 'ofetch'
+import { embeddedBenchDatabase } from './databases'
 import { median, sample, type BenchFigure, type Benchmark } from './lib'
 import { startFakeServer } from '../layers/ai/tests/fakes/server'
 import { openAiStyle } from '../layers/ai/tests/fakes/providers'
 import { createAiFacade } from '../layers/ai/core/facade'
 import { noopLedger } from '../layers/ai/core/ledger'
 import { upsertRouting } from '../layers/ai/core/routing-store'
-import { startEmbeddedServer } from '../db/embedded'
-import { connectDatabase } from '../db/connection'
-import { migrateDatabase } from '../db/migrate'
 
 const KEY = 'bench-key'
 const ROUNDS = 10
@@ -43,12 +38,9 @@ const benchmark: Benchmark = async () => {
 
   // The same call with the database in the loop: provider 'auto' read from ai_routing at
   // every call and ledger rows written to a throwaway embedded database.
-  const dataDir = mkdtempSync(join(tmpdir(), 'synedre-ai-bench-'))
-  const server = await startEmbeddedServer(dataDir)
-  const database = await connectDatabase(server.url, { max: 4, kind: 'embedded' })
+  const database = await embeddedBenchDatabase('ai', { max: 4 })
   let routedP50: number
   try {
-    await migrateDatabase(database)
     await upsertRouting(database.db, 'bench', { completeProvider: 'mistral', completeModel: 'mistral-large-latest' }, 'bench')
     const withDb = createAiFacade({ env, db: database.db, log: quiet })
     const routed = await sample(() => withDb.complete({ feature: 'bench', prompt: 'ping' }), 1_000, 100)
@@ -57,8 +49,6 @@ const benchmark: Benchmark = async () => {
   }
   finally {
     await database.close()
-    await server.close()
-    rmSync(dataDir, { recursive: true, force: true })
   }
 
   // Embeddings, batches of 50: the offline embedder (the embedded default) through the

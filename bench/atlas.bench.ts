@@ -6,44 +6,31 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import postgres from 'postgres'
 import { sql } from 'drizzle-orm'
-import { connectDatabase } from '../db/connection'
-import { migrateDatabase } from '../db/migrate'
 import { collect } from '../layers/atlas/core/collector'
 import { readAtlasConfig } from '../layers/atlas/core/config'
 import { clamdInstream } from '../layers/atlas/core/scan/clamav'
 import { startClamd, writeEicarDatabase } from '../layers/atlas/tests/fakes/clamav'
-import { startDovecot } from '../layers/atlas/tests/fakes/dovecot'
-import { json, startScriptedModel } from '../layers/atlas/tests/fakes/model'
+import { json } from '../layers/atlas/tests/fakes/model'
+import { startCollectorWorld } from '../layers/atlas/tests/fixtures/collector-world'
 import { compose } from '../layers/atlas/tests/fixtures/mail'
+import { nativeBenchDatabase } from './databases'
 import { median, type BenchFigure } from './lib'
 
-const NATIVE_ADMIN_URL = process.env.TEST_NATIVE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const MESSAGES = 1000
 const ATTACHMENTS = 200
 const ATTACHMENT_BYTES = 100 * 1024
-const USER = { user: 'atlas', password: 'bench-password' }
 
 async function pipeline(): Promise<{ seconds: number, cycles: number }> {
-  const name = `synedre_bench_atlas_${process.pid}`
-  const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`drop database if exists "${name}"`)
-  await admin.unsafe(`create database "${name}"`)
-  const url = new URL(NATIVE_ADMIN_URL)
-  url.pathname = `/${name}`
-  const database = await connectDatabase(url.toString(), { max: 5 })
-  const dovecot = await startDovecot([USER])
-  const model = await startScriptedModel()
-  const scratch = mkdtempSync(join(tmpdir(), 'atlas-bench-'))
+  const database = await nativeBenchDatabase('atlas', { max: 5 })
+  const { user, dovecot, model, scratch, close } = await startCollectorWorld('bench')
   try {
-    await migrateDatabase(database)
     model.byDefault(() => json('run', 0.92, 'bench'))
     const mailbox = 'Bench'
     const messages: Buffer[] = []
     for (let i = 0; i < MESSAGES; i++) messages.push(await compose({ subject: `Demande ${i}`, text: `Bonjour,\n\nle formulaire ${i} renvoie une erreur 500 depuis ce matin.\n\nMerci` }))
-    await dovecot.append(USER, mailbox, messages)
-    const config = readAtlasConfig({ ...dovecot.env(USER, mailbox), ATLAS_MAX_MESSAGES_PER_CYCLE: String(MESSAGES), ATLAS_OCR_ENABLED: '0', ATLAS_TMP_DIR: scratch })
+    await dovecot.append(user, mailbox, messages)
+    const config = readAtlasConfig({ ...dovecot.env(user, mailbox), ATLAS_MAX_MESSAGES_PER_CYCLE: String(MESSAGES), ATLAS_OCR_ENABLED: '0', ATLAS_TMP_DIR: scratch })
     const ai = model.facade(database.db)
     const started = process.hrtime.bigint()
     let cycles = 0
@@ -62,12 +49,8 @@ async function pipeline(): Promise<{ seconds: number, cycles: number }> {
     return { seconds, cycles }
   }
   finally {
-    await model.close()
-    await dovecot.stop()
+    await close()
     await database.close()
-    await admin.unsafe(`drop database if exists "${name}" with (force)`)
-    await admin.end()
-    rmSync(scratch, { recursive: true, force: true })
   }
 }
 

@@ -1,14 +1,9 @@
 // The database, both sides in one run: the embedded PGlite (over its loopback socket, as
 // the hub uses it) and the native PostgreSQL, through the same postgres.js path.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import postgres from 'postgres'
-import { connectDatabase, type Database } from '../db/connection'
-import { startEmbeddedServer } from '../db/embedded'
+import type { Database } from '../db/connection'
+import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
 import { median, sample, type BenchFigure } from './lib'
 
-const NATIVE_ADMIN_URL = process.env.TEST_NATIVE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const ROUNDS = 7
 const LOOKUPS = 500
 
@@ -33,16 +28,8 @@ async function measure(database: Database): Promise<{ insertMs: number, lookupUs
 }
 
 export default async function (): Promise<BenchFigure[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'synedre-bench-'))
-  const server = await startEmbeddedServer(dir)
-  const embedded = await connectDatabase(server.url, { max: 1, kind: 'embedded' })
-  const name = `synedre_bench_${process.pid}`
-  const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`drop database if exists "${name}"`)
-  await admin.unsafe(`create database "${name}"`)
-  const nativeUrl = new URL(NATIVE_ADMIN_URL)
-  nativeUrl.pathname = `/${name}`
-  const native = await connectDatabase(nativeUrl.toString(), { max: 1 })
+  const embedded = await embeddedBenchDatabase('db', { max: 1, migrate: false })
+  const native = await nativeBenchDatabase('db', { max: 1, migrate: false })
   try {
     const sides = { embedded: await measure(embedded), native: await measure(native) }
     const context = { rounds: ROUNDS, lookups: LOOKUPS, statement: '1000 single-row INSERTs in one transaction; primary-key SELECT', driver: 'postgres.js, one connection' }
@@ -53,10 +40,6 @@ export default async function (): Promise<BenchFigure[]> {
   }
   finally {
     await embedded.close()
-    await server.close()
     await native.close()
-    await admin.unsafe(`drop database if exists "${name}" with (force)`)
-    await admin.end()
-    rmSync(dir, { recursive: true, force: true })
   }
 }

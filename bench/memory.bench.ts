@@ -4,14 +4,10 @@
 // engine, not a provider); and the 10,000-chunk hybrid p95 on the embedded database too.
 // Chunks are bulk-loaded without the HNSW index, which is then built once (as pgvector
 // recommends), with the migration's own definition.
-import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import postgres from 'postgres'
 import { sql } from 'drizzle-orm'
-import { connectDatabase, type Database } from '../db/connection'
-import { startEmbeddedServer } from '../db/embedded'
-import { migrateDatabase } from '../db/migrate'
+import type { Database } from '../db/connection'
 import { learnLessons } from '../db/schema/learn'
 import { offlineEmbedding } from '../layers/ai/core/offline/embed'
 import { createAiFacade } from '../layers/ai/core/facade'
@@ -19,9 +15,9 @@ import { recall } from '../layers/memory/core/recall/engine'
 import { efSearchFor, semanticQuery, semanticSettings } from '../layers/memory/core/recall/arms'
 import { facadeEmbedder, type Embedder } from '../layers/memory/core/vectors/embedder'
 import { syncVectors } from '../layers/memory/core/vectors/sync'
+import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
 import { percentile, sample, type BenchFigure } from './lib'
 
-const NATIVE_ADMIN_URL = process.env.TEST_NATIVE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const HNSW_INDEX = 'mem_embeddings_embedding_hnsw_idx'
 const MODEL = 'offline-hash-1024'
 const SOURCES_10K = 10_000
@@ -100,15 +96,8 @@ async function semanticTop10(database: Database, vector: string, exact: boolean)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 
 async function nativeFigures(): Promise<BenchFigure[]> {
-  const name = `synedre_bench_memory_${process.pid}`
-  const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`drop database if exists "${name}"`)
-  await admin.unsafe(`create database "${name}"`)
-  const url = new URL(NATIVE_ADMIN_URL)
-  url.pathname = `/${name}`
-  const database = await connectDatabase(url.toString(), { max: 3 })
+  const database = await nativeBenchDatabase('memory', { max: 3 })
   try {
-    await migrateDatabase(database)
     const words = corpus(7)
     const ai = createAiFacade({ env: OFFLINE, db: database.db, embedThrottleMs: 0, log: () => {} })
     const embedder = countingEmbedder(facadeEmbedder(ai, { db: database.db, env: OFFLINE, feature: 'memory_bench' }))
@@ -176,17 +165,12 @@ async function nativeFigures(): Promise<BenchFigure[]> {
   }
   finally {
     await database.close()
-    await admin.unsafe(`drop database if exists "${name}" with (force)`)
-    await admin.end()
   }
 }
 
 async function embeddedFigure(): Promise<BenchFigure> {
-  const dir = mkdtempSync(join(tmpdir(), 'synedre-bench-memory-'))
-  const server = await startEmbeddedServer(dir)
-  const database = await connectDatabase(server.url, { max: 3, kind: 'embedded' })
+  const database = await embeddedBenchDatabase('memory', { max: 3 })
   try {
-    await migrateDatabase(database)
     const words = corpus(11)
     const build = await withoutIndex(database, () => insertChunks(database, 0, SOURCES_10K, () => words.text()))
     const ai = createAiFacade({ env: OFFLINE, embedThrottleMs: 0, log: () => {} })
@@ -197,8 +181,6 @@ async function embeddedFigure(): Promise<BenchFigure> {
   }
   finally {
     await database.close()
-    await server.close()
-    rmSync(dir, { recursive: true, force: true })
   }
 }
 

@@ -1,6 +1,8 @@
 // npm run bench [-- prefix]: runs every bench/*.bench.ts (or those whose name starts with
-// the prefix) and writes bench/results.json, a JSON array of figures.
-import { readdirSync, writeFileSync } from 'node:fs'
+// the prefix) and writes bench/results.json, a JSON array of figures. Each file's figures are
+// named after it (spawn.bench.ts → spawn.*): a run with a prefix replaces only its own
+// figures in results.json and keeps the others.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { join } from 'node:path'
 import { cpus, hostname } from 'node:os'
@@ -23,6 +25,10 @@ for (const file of files) {
   }
 }
 const out = join(HERE, 'results.json')
-writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`)
+const areas = files.map(file => file.replace(/\.bench\.ts$/, ''))
+const kept = prefix && existsSync(out)
+  ? (JSON.parse(readFileSync(out, 'utf8')) as BenchFigure[]).filter(figure => !areas.some(area => figure.name.startsWith(`${area}.`)))
+  : []
+writeFileSync(out, `${JSON.stringify([...kept, ...figures], null, 2)}\n`)
 process.stdout.write(`${JSON.stringify(figures)}\n`)
-process.stderr.write(`[bench] ${figures.length} figure(s) written to ${out}\n`)
+process.stderr.write(`[bench] ${figures.length} figure(s) written to ${out}${kept.length ? ` (${kept.length} from earlier runs kept)` : ''}\n`)

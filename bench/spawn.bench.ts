@@ -6,10 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import postgres from 'postgres'
-import { connectDatabase, type Database } from '../db/connection'
-import { startEmbeddedServer } from '../db/embedded'
-import { migrateDatabase } from '../db/migrate'
+import type { Database } from '../db/connection'
 import { atlasSpawns } from '../db/schema/atlas-spawn'
 import { createMailer } from '../layers/atlas/core/mail/mailer'
 import { readSpawnConfig } from '../layers/atlas/core/spawn/config'
@@ -19,10 +16,10 @@ import { openSpawnQueue } from '../layers/atlas/core/spawn/queue'
 import { runAgent, spawnPaths } from '../layers/atlas/core/spawn/run-agent'
 import { runSpawnWorker } from '../layers/atlas/core/spawn/worker'
 import { classifiedMessage } from '../layers/atlas/tests/fixtures/spawn/seed'
+import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
 import { median, type BenchFigure } from './lib'
 
 const STAND_IN = fileURLToPath(new URL('../layers/atlas/tests/fixtures/stand-in-agent.mjs', import.meta.url))
-const NATIVE_ADMIN_URL = process.env.TEST_NATIVE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const FLOOD_MB = 8
 const CLAIMS = 5
 
@@ -76,18 +73,9 @@ async function measure(database: Database, dir: string): Promise<{ eventsPerS: n
 
 export default async function (): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'synedre-bench-spawn-'))
-  const server = await startEmbeddedServer(join(dir, 'pglite'))
-  const embedded = await connectDatabase(server.url, { max: 4, kind: 'embedded' })
-  const name = `synedre_bench_spawn_${process.pid}`
-  const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`drop database if exists "${name}"`)
-  await admin.unsafe(`create database "${name}"`)
-  const nativeUrl = new URL(NATIVE_ADMIN_URL)
-  nativeUrl.pathname = `/${name}`
-  const native = await connectDatabase(nativeUrl.toString(), { max: 4 })
+  const embedded = await embeddedBenchDatabase('spawn', { max: 4 })
+  const native = await nativeBenchDatabase('spawn', { max: 4 })
   try {
-    await migrateDatabase(embedded)
-    await migrateDatabase(native)
     const sides = { embedded: await measure(embedded, join(dir, 'embedded')), native: await measure(native, join(dir, 'native')) }
     const context = {
       agent: 'stand-in agent (real stream-JSON protocol) in node-pty via the wrapper', flood_mb: FLOOD_MB, events: sides.embedded.events,
@@ -106,10 +94,7 @@ export default async function (): Promise<BenchFigure[]> {
   }
   finally {
     await embedded.close()
-    await server.close()
     await native.close()
-    await admin.unsafe(`drop database if exists "${name}" with (force)`)
-    await admin.end()
     rmSync(dir, { recursive: true, force: true })
   }
 }

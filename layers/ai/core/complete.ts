@@ -4,27 +4,18 @@
 // defaults when empty or unreachable). Failover as generateContent, with complete()'s
 // default models.
 import { randomUUID } from 'node:crypto'
-import { COMPLETION_DEFAULT_MODELS, GENERATION_TIMEOUT_MS, type ProviderId, type Via } from './catalog'
+import { COMPLETION_DEFAULT_MODELS, GENERATION_TIMEOUT_MS, type ProviderId } from './catalog'
 import { chatWithFailover } from './chat'
 import type { FacadeContext } from './context'
 import { openAiCompatModels } from './env'
-import { failoverOrder, validated } from './generate'
+import { failoverOrder, validated, type GenerateResult } from './generate'
 import { resolveRoute } from './routing-store'
 import { CompleteInput, type CompleteRequest } from './schemas'
 import { resolveTenantAi } from './tenant'
 
-export interface CompleteResult {
-  content: string
+export interface CompleteResult extends GenerateResult {
   /** The parsed JSON object when `json: true`. */
   data?: unknown
-  provider: ProviderId
-  model: string
-  tokensIn: number
-  tokensOut: number
-  durationMs: number
-  offline: boolean
-  via: Via
-  failoverChain: string[]
 }
 
 export async function complete(ctx: FacadeContext, request: CompleteRequest): Promise<CompleteResult> {

@@ -1,14 +1,14 @@
 // ClamAV for the tests, offline: a one-line .ndb signature database holding the EICAR test
 // signature (generated here: the repository holds no EICAR file), clamscan pointed at it,
 // and a real clamd started in the foreground on a loopback port with a temporary config.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { deflateRawSync, crc32 } from 'node:zlib'
 import { findBinary } from './binaries'
-import { freePort, waitUntil } from './ports'
+import { startDaemon } from './daemon'
+import { freePort } from './ports'
 
 export const TEST_SIGNATURE = 'Synedre.Test.EICAR'
 
@@ -115,32 +115,14 @@ export async function startClamd(databaseDir: string, options: { streamMaxLength
     'SelfCheck 0',
     '',
   ].join('\n'))
-  let output = ''
-  const child: ChildProcess = spawn(binary, ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
-  child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()))
-  const exited = new Promise<void>(resolve => child.once('exit', () => resolve()))
-  const log = () => {
-    let file = ''
-    try {
-      file = readFileSync(join(dir, 'clamd.log'), 'utf8')
-    }
-    catch { /* not yet */ }
-    return `${output}\n${file}`
-  }
-  await waitUntil(async () => child.exitCode === null && (await clamdCommand('127.0.0.1', port, 'PING')) === 'PONG', 30_000, () => `clamd did not start on 127.0.0.1:${port}:\n${log()}`)
+  const daemon = await startDaemon({
+    binary, args: ['-c', conf], dir, logFile: join(dir, 'clamd.log'), what: `clamd on 127.0.0.1:${port}`,
+    ready: async () => (await clamdCommand('127.0.0.1', port, 'PING')) === 'PONG', readyTimeoutMs: 30_000,
+  })
   return {
     host: '127.0.0.1',
     port,
-    log,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM')
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-        await exited
-        clearTimeout(timer)
-      }
-      rmSync(dir, { recursive: true, force: true })
-    },
+    log: daemon.log,
+    stop: daemon.stop,
   }
 }

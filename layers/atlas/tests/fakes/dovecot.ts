@@ -2,14 +2,14 @@
 // with a configuration written into a temporary folder (passwd-file users, maildir under
 // the same folder), no system service and no change to /etc; stopped (and its folder
 // removed) by stop().
-import { spawn, type ChildProcess } from 'node:child_process'
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { ImapFlow } from 'imapflow'
 import { findBinary } from './binaries'
-import { freePort, waitUntil } from './ports'
+import { startDaemon } from './daemon'
+import { freePort } from './ports'
 
 export interface DovecotUser { user: string, password: string }
 
@@ -99,28 +99,18 @@ service stats {
   }
 }
 `)
-  let output = ''
-  const child: ChildProcess = spawn(binary, ['-F', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] })
-  child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()))
-  const exited = new Promise<void>(resolve => child.once('exit', () => resolve()))
-  const log = () => {
-    let file = ''
-    try {
-      file = readFileSync(join(dir, 'dovecot.log'), 'utf8')
-    }
-    catch { /* not yet */ }
-    return `${output}\n${file}`
-  }
-  await waitUntil(() => new Promise<boolean>((resolve) => {
-    if (child.exitCode !== null) return resolve(false)
-    const socket = connect({ host: '127.0.0.1', port })
-    socket.once('data', chunk => {
-      socket.destroy()
-      resolve(chunk.toString().startsWith('* OK'))
-    })
-    socket.once('error', () => resolve(false))
-  }), 15_000, () => `Dovecot did not start on 127.0.0.1:${port}:\n${log()}`)
+  const daemon = await startDaemon({
+    binary, args: ['-F', '-c', conf], dir, logFile: join(dir, 'dovecot.log'), what: `Dovecot on 127.0.0.1:${port}`,
+    ready: () => new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port })
+      socket.once('data', (chunk) => {
+        socket.destroy()
+        resolve(chunk.toString().startsWith('* OK'))
+      })
+      socket.once('error', () => resolve(false))
+    }),
+    readyTimeoutMs: 15_000,
+  })
 
   const client = async (user: DovecotUser) => {
     const imap = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user: user.user, pass: user.password }, logger: false, disableAutoIdle: true })
@@ -169,15 +159,7 @@ service stats {
         await imap.logout()
       }
     },
-    log,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM')
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-        await exited
-        clearTimeout(timer)
-      }
-      rmSync(dir, { recursive: true, force: true })
-    },
+    log: daemon.log,
+    stop: daemon.stop,
   }
 }

@@ -2,21 +2,16 @@
 // named points of a cycle (ATLAS_COLLECT_PAUSE_AT, the test-only pause), then run again:
 // every message ends up stored exactly once, classified, flagged \Seen, with one work record,
 // and no attachment folder is left behind.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readdirSync } from 'node:fs'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { runTs, startTs } from '../../../../tests/helpers/processes'
 import { atlasInbox, atlasMessages } from '../../../../db/schema/atlas'
 import { workQuestions } from '../../../../db/schema/work'
-import { writeEicarDatabase } from '../fakes/clamav'
-import { startDovecot, type Dovecot } from '../fakes/dovecot'
-import { json, startScriptedModel, type ScriptedModel } from '../fakes/model'
+import { startCollectorWorld, type CollectorWorld } from '../fixtures/collector-world'
 import { compose, uniqueId } from '../fixtures/mail'
 
-const USER = { user: 'atlas', password: 'kill-test-password' }
 
 /**
  * Where to kill (point@occurrence: mid-batch, after some messages and before others), and
@@ -33,31 +28,19 @@ const POINTS: Array<{ point: string, concurrency: number, atKill: [number, numbe
 ]
 
 describeOnBothDatabases('Atlas collector killed mid-cycle', (database, kind) => {
-  let dovecot: Dovecot
-  let model: ScriptedModel
-  let clamdb: { dir: string, remove: () => void }
-  let scratch: string
+  let world: CollectorWorld
 
   beforeAll(async () => {
-    dovecot = await startDovecot([USER])
-    model = await startScriptedModel()
-    model.byDefault(() => json('question', 0.9))
-    clamdb = writeEicarDatabase()
-    scratch = mkdtempSync(join(tmpdir(), 'atlas-kill-test-'))
+    world = await startCollectorWorld('kill-test')
   }, 60_000)
-  afterAll(async () => {
-    await dovecot?.stop()
-    await model?.close()
-    clamdb?.remove()
-    rmSync(scratch, { recursive: true, force: true })
-  })
+  afterAll(async () => await world?.close())
 
   for (const { point, concurrency, atKill } of POINTS) {
     it(`killed at ${point} (${concurrency} classification(s) at a time), then run again: every message exactly once`, async () => {
       const { db, url } = database()
       const mailbox = `Kill-${point.replace('@', '-')}-c${concurrency}-${kind}`
       const ids = Array.from({ length: 4 }, () => uniqueId('kill'))
-      await dovecot.append(USER, mailbox, [
+      await world.dovecot.append(world.user, mailbox, [
         await compose({ messageId: ids[0], subject: 'Premier' }),
         await compose({ messageId: ids[1], subject: 'Deuxième', attachments: [{ filename: 'note.txt', content: 'pièce jointe' }] }),
         await compose({ messageId: ids[2], subject: 'Troisième' }),
@@ -65,14 +48,14 @@ describeOnBothDatabases('Atlas collector killed mid-cycle', (database, kind) => 
       ])
       const env = {
         DATABASE_URL: url,
-        ...dovecot.env(USER, mailbox),
-        ...model.env,
+        ...world.dovecot.env(world.user, mailbox),
+        ...world.model.env,
         ANTHROPIC_API_KEY: '',
         OPENAI_API_KEY: '',
-        CLAMAV_DATABASE: clamdb.dir,
+        CLAMAV_DATABASE: world.clamdb.dir,
         CLAMD_HOST: '',
         ATLAS_OCR_ENABLED: '0',
-        ATLAS_TMP_DIR: scratch,
+        ATLAS_TMP_DIR: world.scratch,
         ATLAS_CLASSIFY_CONCURRENCY: String(concurrency),
       }
       const killed = startTs('automates/run.ts', ['atlas-collect'], { env: { ...env, ATLAS_COLLECT_PAUSE_AT: point } })
@@ -81,7 +64,7 @@ describeOnBothDatabases('Atlas collector killed mid-cycle', (database, kind) => 
       const end = await killed.exited
       expect(end.signal).toBe('SIGKILL')
       const stored = await db.select({ status: atlasInbox.status }).from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id)).where(eq(atlasMessages.mailbox, mailbox))
-      const seenAtKill = [...(await dovecot.flags(USER, mailbox)).values()].filter(f => f.has('\\Seen')).length
+      const seenAtKill = [...(await world.dovecot.flags(world.user, mailbox)).values()].filter(f => f.has('\\Seen')).length
       const classifiedAtKill = stored.filter(r => r.status === 'classified').length
       expect([stored.length, seenAtKill, classifiedAtKill]).toEqual(atKill)
 
@@ -98,11 +81,11 @@ describeOnBothDatabases('Atlas collector killed mid-cycle', (database, kind) => 
       for (const row of rows) {
         expect(await db.select().from(workQuestions).where(eq(workQuestions.sourceMessageId, row.id))).toHaveLength(1)
       }
-      const flags = await dovecot.flags(USER, mailbox)
+      const flags = await world.dovecot.flags(world.user, mailbox)
       expect(flags.size).toBe(4)
       expect([...flags.values()].every(f => f.has('\\Seen'))).toBe(true)
       // The killed cycle's attachment folder was removed by the next run.
-      expect(readdirSync(scratch)).toEqual([])
+      expect(readdirSync(world.scratch)).toEqual([])
       expect(rerun.output).toMatch(/"imap":"ok"/)
     }, 120_000)
   }

@@ -2,10 +2,8 @@
 // message appended over IMAP is stored once and flagged \Seen, a second run adds nothing,
 // bad mail never breaks a cycle, UIDVALIDITY is tracked, and messages still to process are
 // fetched again for their attachments.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
@@ -14,46 +12,33 @@ import { collect, type CollectReport } from '../../core/collector'
 import { readAtlasConfig } from '../../core/config'
 import { withMailbox } from '../../core/ingest/imap'
 import { requestReclassification } from '../../core/reclassify'
-import { writeEicarDatabase } from '../fakes/clamav'
-import { startDovecot, type Dovecot } from '../fakes/dovecot'
-import { json, startScriptedModel, type ScriptedModel } from '../fakes/model'
+import { json } from '../fakes/model'
+import { startCollectorWorld, type CollectorWorld } from '../fixtures/collector-world'
 import { freePort } from '../fakes/ports'
 import { bad, compose, uniqueId, withBigAttachment } from '../fixtures/mail'
 
-const USER = { user: 'atlas', password: 'atlas-test-password' }
 const MB = 1024 * 1024
 
 describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) => {
-  let dovecot: Dovecot
-  let model: ScriptedModel
-  let clamdb: { dir: string, remove: () => void }
-  let scratch: string
+  let world: CollectorWorld
 
   beforeAll(async () => {
-    dovecot = await startDovecot([USER])
-    model = await startScriptedModel()
-    clamdb = writeEicarDatabase()
-    scratch = mkdtempSync(join(tmpdir(), 'atlas-imap-test-'))
+    world = await startCollectorWorld('imap-test')
   }, 60_000)
-  afterAll(async () => {
-    await dovecot?.stop()
-    await model?.close()
-    clamdb?.remove()
-    rmSync(scratch, { recursive: true, force: true })
-  })
+  afterAll(async () => await world?.close())
   beforeEach(() => {
-    model.reset()
-    model.byDefault(() => json('question', 0.9))
+    world.model.reset()
+    world.model.byDefault(() => json('question', 0.9))
   })
 
   function config(mailbox: string, env: Record<string, string> = {}) {
-    return readAtlasConfig({ ...dovecot.env(USER, mailbox), CLAMAV_DATABASE: clamdb.dir, ATLAS_OCR_ENABLED: '0', ATLAS_TMP_DIR: scratch, ...env })
+    return readAtlasConfig({ ...world.dovecot.env(world.user, mailbox), CLAMAV_DATABASE: world.clamdb.dir, ATLAS_OCR_ENABLED: '0', ATLAS_TMP_DIR: world.scratch, ...env })
   }
 
   async function cycle(mailbox: string, env: Record<string, string> = {}): Promise<CollectReport & { logs: string[] }> {
     const { db } = database()
     const logs: string[] = []
-    const ai = model.facade(db)
+    const ai = world.model.facade(db)
     const report = await collect({ db, ai, config: config(mailbox, env), log: line => void logs.push(line) })
     await ai.flush()
     return { ...report, logs }
@@ -70,7 +55,7 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     const { db } = database()
     const mailbox = `Plain-${kind}`
     const ids = [uniqueId('a'), uniqueId('b'), uniqueId('c')]
-    await dovecot.append(USER, mailbox, [
+    await world.dovecot.append(world.user, mailbox, [
       await compose({ messageId: ids[0], subject: 'Bug formulaire' }),
       await compose({ messageId: ids[1], subject: 'Devis site vitrine' }),
       await compose({ messageId: ids[2], subject: 'Capture', attachments: [{ filename: 'log.txt', content: 'trace' }] }),
@@ -80,7 +65,7 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     const rows = await rowsOf(mailbox)
     expect(rows.map(r => r.messageId)).toEqual(ids)
     expect(rows.every(r => r.status === 'classified' && r.intent === 'question')).toBe(true)
-    const flags = await dovecot.flags(USER, mailbox)
+    const flags = await world.dovecot.flags(world.user, mailbox)
     expect([...flags.values()].every(f => f.has('\\Seen'))).toBe(true)
     const [state] = await db.select().from(atlasMailboxState).where(eq(atlasMailboxState.mailbox, mailbox))
     expect(state).toMatchObject({ uidValidity: first.uidValidity, lastUid: 3 })
@@ -90,35 +75,35 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     const second = await cycle(mailbox)
     expect(second).toMatchObject({ imap: 'ok', unseen: 0, ingested: 0, pipeline: { classified: 0 } })
     expect(await rowsOf(mailbox)).toHaveLength(3)
-    expect(model.requests()).toHaveLength(3)
-    expect(readdirSync(scratch)).toEqual([])
+    expect(world.model.requests()).toHaveLength(3)
+    expect(readdirSync(world.scratch)).toEqual([])
   }, 60_000)
 
   it('--dry-run counts what waits and changes nothing', async () => {
     const { db } = database()
     const mailbox = `Dry-${kind}`
-    await dovecot.append(USER, mailbox, [await compose({ subject: 'Pas encore' }), await compose({ subject: 'Toujours pas' })])
-    const report = await collect({ db, ai: model.facade(db), config: config(mailbox), log: () => {} }, { dryRun: true })
+    await world.dovecot.append(world.user, mailbox, [await compose({ subject: 'Pas encore' }), await compose({ subject: 'Toujours pas' })])
+    const report = await collect({ db, ai: world.model.facade(db), config: config(mailbox), log: () => {} }, { dryRun: true })
     expect(report).toMatchObject({ imap: 'ok', unseen: 2, ingested: 0 })
     expect(await rowsOf(mailbox)).toEqual([])
-    expect([...(await dovecot.flags(USER, mailbox)).values()].some(f => f.has('\\Seen'))).toBe(false)
-    expect(model.requests()).toHaveLength(0)
+    expect([...(await world.dovecot.flags(world.user, mailbox)).values()].some(f => f.has('\\Seen'))).toBe(false)
+    expect(world.model.requests()).toHaveLength(0)
   }, 60_000)
 
   it('when the server does not confirm \\Seen, the message is stored once and recognised next cycle', async () => {
     const { db } = database()
     const mailbox = `Unconfirmed-${kind}`
     const id = uniqueId('unconfirmed')
-    await dovecot.append(USER, mailbox, [await compose({ messageId: id, subject: 'Drapeau refusé' })])
+    await world.dovecot.append(world.user, mailbox, [await compose({ messageId: id, subject: 'Drapeau refusé' })])
     const logs: string[] = []
     const refusing: typeof withMailbox = (imap, work) => withMailbox(imap, session => work({ ...session, markSeen: async () => false }))
-    const first = await collect({ db, ai: model.facade(db), config: config(mailbox), log: line => void logs.push(line), mailbox: refusing })
+    const first = await collect({ db, ai: world.model.facade(db), config: config(mailbox), log: line => void logs.push(line), mailbox: refusing })
     expect(first).toMatchObject({ ingested: 1, seenNotConfirmed: 1, pipeline: { classified: 1 } })
     expect(logs.join('\n')).toMatch(/did not confirm \\Seen on UID 1/)
-    expect([...(await dovecot.flags(USER, mailbox)).values()][0]!.has('\\Seen')).toBe(false)
+    expect([...(await world.dovecot.flags(world.user, mailbox)).values()][0]!.has('\\Seen')).toBe(false)
     const second = await cycle(mailbox)
     expect(second).toMatchObject({ unseen: 1, ingested: 0, duplicates: 1, pipeline: { classified: 0 } })
-    expect([...(await dovecot.flags(USER, mailbox)).values()][0]!.has('\\Seen')).toBe(true)
+    expect([...(await world.dovecot.flags(world.user, mailbox)).values()][0]!.has('\\Seen')).toBe(true)
     expect(await rowsOf(mailbox)).toHaveLength(1)
   }, 60_000)
 
@@ -129,7 +114,7 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
       malformed: uniqueId('malformed'), unknown: uniqueId('unknown'), wrong: uniqueId('wrong'), parts: uniqueId('parts'),
       empty: uniqueId('empty'), html: uniqueId('html'), big: uniqueId('big'),
     }
-    await dovecot.append(USER, mailbox, [
+    await world.dovecot.append(world.user, mailbox, [
       bad.malformedMime(ids.malformed),
       bad.unknownCharset(ids.unknown),
       bad.wrongCharset(ids.wrong),
@@ -158,21 +143,21 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     // The 20 MB went to disk and away again, never into the database.
     const [size] = await db.execute<{ bytes: number }>(sql`select coalesce(sum(octet_length(m::text)), 0)::int as bytes from atlas_messages m where m.mailbox = ${mailbox}`)
     expect(size!.bytes).toBeLessThan(2 * MB)
-    expect([...(await dovecot.flags(USER, mailbox)).values()].every(f => f.has('\\Seen'))).toBe(true)
+    expect([...(await world.dovecot.flags(world.user, mailbox)).values()].every(f => f.has('\\Seen'))).toBe(true)
     expect((await cycle(mailbox)).ingested).toBe(0)
-    expect(readdirSync(scratch)).toEqual([])
+    expect(readdirSync(world.scratch)).toEqual([])
   }, 120_000)
 
   it('quarantines a message over the size limit without downloading it, keeping who sent it and why', async () => {
     const mailbox = `Huge-${kind}`
     const id = uniqueId('huge')
-    await dovecot.append(USER, mailbox, [await withBigAttachment(3 * MB, id)])
+    await world.dovecot.append(world.user, mailbox, [await withBigAttachment(3 * MB, id)])
     const report = await cycle(mailbox, { ATLAS_MAX_MESSAGE_BYTES: String(MB) })
     expect(report).toMatchObject({ ingested: 0, quarantined: 1 })
     const [row] = await rowsOf(mailbox)
     expect(row).toMatchObject({ messageId: id, subject: 'Export complet', status: 'quarantined' })
     expect(row!.reason).toMatch(/^message of 4\.\d MB, over the 1\.0 MB limit \(ATLAS_MAX_MESSAGE_BYTES\): not downloaded$/)
-    expect(model.requests()).toHaveLength(0)
+    expect(world.model.requests()).toHaveLength(0)
   }, 60_000)
 
   it('tracks UIDVALIDITY: a recreated mailbox is noticed, and a message seen before is not stored twice', async () => {
@@ -180,13 +165,13 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     const mailbox = `Validity-${kind}`
     const id = uniqueId('validity')
     const raw = await compose({ messageId: id, subject: 'Une fois' })
-    await dovecot.append(USER, mailbox, [raw])
+    await world.dovecot.append(world.user, mailbox, [raw])
     const first = await cycle(mailbox)
-    const imap = await dovecot.client(USER)
+    const imap = await world.dovecot.client(world.user)
     await imap.mailboxDelete(mailbox)
     await imap.mailboxCreate(mailbox)
     await imap.logout()
-    await dovecot.append(USER, mailbox, [raw])
+    await world.dovecot.append(world.user, mailbox, [raw])
     const second = await cycle(mailbox)
     expect(second.uidValidity).not.toBe(first.uidValidity)
     expect(second).toMatchObject({ uidValidityChanged: true, unseen: 1, ingested: 0, duplicates: 1 })
@@ -198,9 +183,9 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
   it('fetches a message again for its attachments when its classification is retried or re-requested', async () => {
     const { db } = database()
     const mailbox = `Retry-${kind}`
-    await dovecot.append(USER, mailbox, [await compose({ subject: 'Avec pièce jointe', attachments: [{ filename: 'data.csv', content: 'a,b\n1,2\n' }] })])
+    await world.dovecot.append(world.user, mailbox, [await compose({ subject: 'Avec pièce jointe', attachments: [{ filename: 'data.csv', content: 'a,b\n1,2\n' }] })])
     const failure = { status: 500, body: { message: 'boom' } }
-    model.server.script(failure, failure, failure)
+    world.model.server.script(failure, failure, failure)
     const first = await cycle(mailbox)
     expect(first.pipeline.failed).toBe(1)
     const [row] = await rowsOf(mailbox)
@@ -213,18 +198,18 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     const scannedAt = attachment!.scannedAt!
 
     expect(await requestReclassification(db, row!.id, 'operator@studio.example')).toMatchObject({ ok: true })
-    model.answer(json('chantier', 0.88))
+    world.model.answer(json('chantier', 0.88))
     const again = await cycle(mailbox)
     expect(again).toMatchObject({ refetched: 1, pipeline: { classified: 1 } })
     const [rescanned] = await db.select().from(atlasAttachments).where(eq(atlasAttachments.messageId, row!.id))
     expect(rescanned!.scannedAt!.getTime()).toBeGreaterThan(scannedAt.getTime())
     expect((await rowsOf(mailbox))[0]).toMatchObject({ status: 'classified', intent: 'chantier' })
-    expect(model.prompt()).toContain('Attachments: data.csv (text/csv)')
+    expect(world.model.prompt()).toContain('Attachments: data.csv (text/csv)')
   }, 60_000)
 
   it('reports an IMAP failure (wrong password, a server that stalls past the deadline) and still processes what was stored', async () => {
     const { db } = database()
-    const wrong = await collect({ db, ai: model.facade(db), config: readAtlasConfig({ ...dovecot.env({ ...USER, password: 'wrong' }), ATLAS_TMP_DIR: scratch }), log: () => {} })
+    const wrong = await collect({ db, ai: world.model.facade(db), config: readAtlasConfig({ ...world.dovecot.env({ ...world.user, password: 'wrong' }), ATLAS_TMP_DIR: world.scratch }), log: () => {} })
     expect(wrong.imap).toBe('failed')
     expect(wrong.imapError).toMatch(/auth|credentials|Command failed/i)
 
@@ -232,8 +217,8 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     const stalled: Server = createServer(socket => socket.write('* OK IMAP4rev1 stalling server ready\r\n'))
     await new Promise<void>(resolve => stalled.listen(port, '127.0.0.1', resolve))
     try {
-      const env = { ATLAS_IMAP_HOST: '127.0.0.1', ATLAS_IMAP_PORT: String(port), ATLAS_IMAP_SECURE: '0', ATLAS_IMAP_USER: 'x', ATLAS_IMAP_PASSWORD: 'y', ATLAS_IMAP_DEADLINE_MS: '1500', ATLAS_TMP_DIR: scratch }
-      const report = await collect({ db, ai: model.facade(db), config: readAtlasConfig(env), log: () => {} })
+      const env = { ATLAS_IMAP_HOST: '127.0.0.1', ATLAS_IMAP_PORT: String(port), ATLAS_IMAP_SECURE: '0', ATLAS_IMAP_USER: 'x', ATLAS_IMAP_PASSWORD: 'y', ATLAS_IMAP_DEADLINE_MS: '1500', ATLAS_TMP_DIR: world.scratch }
+      const report = await collect({ db, ai: world.model.facade(db), config: readAtlasConfig(env), log: () => {} })
       expect(report.imap).toBe('failed')
       expect(report.imapError).toBe('the IMAP poll exceeded its deadline of 1500 ms (ATLAS_IMAP_DEADLINE_MS)')
     }
