@@ -65,7 +65,15 @@ export async function runOrchestratorCycle(deps: OrchestratorDeps, options: { dr
   return report
 }
 
+/**
+ * A spawn lost with its worker (killed, host gone, worker stopped) is not the message's doing:
+ * its audits do not hold the message back, so it is spawned again once the lease expired —
+ * up to this many lost spawns in the recent window, after which it waits like any other.
+ */
+export const LOST_SPAWNS_RETRIED = 3
+
 export async function findCandidates(db: Db, config: Pick<SpawnConfig, 'recentWindowMinutes'>, limit: number): Promise<number[]> {
+  const window = sql`now() - make_interval(mins => ${config.recentWindowMinutes})`
   const rows = await db.execute<{ message_id: string | number }>(sql`
     select i.message_id
     from atlas_inbox i
@@ -75,7 +83,9 @@ export async function findCandidates(db: Db, config: Pick<SpawnConfig, 'recentWi
         select 1 from atlas_audit a
         where a.message_id = i.message_id
           and a.action in ('spawn_started', 'spawn_completed', 'spawn_failed')
-          and a.at > now() - make_interval(mins => ${config.recentWindowMinutes}))
+          and a.at > ${window}
+          and not exists (select 1 from atlas_spawns lost where lost.id::text = a.details->>'spawnId' and lost.status = 'lost'))
+      and (select count(*) from atlas_spawns lost where lost.message_id = i.message_id and lost.status = 'lost' and lost.ended_at > ${window}) < ${LOST_SPAWNS_RETRIED}
       and not exists (select 1 from atlas_spawns s where s.message_id = i.message_id and s.status in ('queued', 'running'))
     order by i.received_at, i.id
     limit ${limit}`)
@@ -173,7 +183,7 @@ export async function recover(deps: OrchestratorDeps): Promise<CycleReport['reco
             worker: { host: spawn.host, pid: spawn.pid, id: spawn.worker },
             lease: previous ? { expiredAt: previous.expiresAt.toISOString(), lastHeartbeat: previous.heartbeatAt.toISOString() } : null,
             lastEvent: spawn.last_event_at ? { type: spawn.last_event_type, at: new Date(spawn.last_event_at).toISOString() } : null,
-            next: 'the message is back to classified and will be spawned again once no spawn audit is younger than the recent window',
+            next: `the message is back to classified and is spawned again at the next cycle (after ${LOST_SPAWNS_RETRIED} lost spawns within the recent window, once that window has passed)`,
           },
         })
         return true

@@ -6,8 +6,8 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../../tests/helpers/databases'
 import { aiConsumption } from '../../../../../db/schema/ai'
-import { atlasReplyDrafts } from '../../../../../db/schema/atlas'
-import { atlasSpawnEvents, atlasSpawnEventsBase } from '../../../../../db/schema/atlas-spawn'
+import { atlasAudit, atlasReplyDrafts } from '../../../../../db/schema/atlas'
+import { atlasSpawnEvents, atlasSpawnEventsBase, atlasSpawns } from '../../../../../db/schema/atlas-spawn'
 import { agents, agentsActivity } from '../../../../../db/schema/agents'
 import { hubAudit } from '../../../../../db/schema/hub'
 import { seedAgents } from '../../../../agents/core/seed'
@@ -84,8 +84,28 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const ids = {} as Record<typeof intents[number], number>
     for (const intent of intents) ids[intent] = await classifiedMessage(db, { intent })
     const received = await classifiedMessage(db, { intent: 'run', status: 'received' })
-    const recent = await classifiedMessage(db, { intent: 'run' })
-    await recordAtlasAudit(db, { messageId: recent, action: 'spawn_failed', actor: 'test', details: {} })
+    // Held back: any spawn audit younger than an hour.
+    const recent: number[] = []
+    for (const action of ['spawn_started', 'spawn_completed', 'spawn_failed']) {
+      const id = await classifiedMessage(db, { intent: 'run' })
+      await recordAtlasAudit(db, { messageId: id, action, actor: 'test', details: {} })
+      recent.push(id)
+    }
+    // Not held back: an audit older than the hour, and the audits of a spawn lost with its
+    // worker — unless the message already lost three spawns within the hour.
+    const old = await classifiedMessage(db, { intent: 'run' })
+    await db.insert(atlasAudit).values({ messageId: old, action: 'spawn_failed', actor: 'test', details: {}, at: sql`now() - interval '61 minutes'` })
+    async function lostSpawns(messageId: number, count: number) {
+      for (let i = 0; i < count; i++) {
+        const [lost] = await db.insert(atlasSpawns).values({ messageId, iteration: 1, status: 'lost', outcome: 'worker_lost', endedAt: new Date(), queuedBy: 'test' }).returning({ id: atlasSpawns.id })
+        await recordAtlasAudit(db, { messageId, action: 'spawn_started', actor: 'test', details: { spawnId: lost!.id } })
+        await recordAtlasAudit(db, { messageId, action: 'spawn_failed', actor: 'test', details: { spawnId: lost!.id, reason: 'worker_lost' } })
+      }
+    }
+    const lostOnce = await classifiedMessage(db, { intent: 'run' })
+    await lostSpawns(lostOnce, 1)
+    const lostThrice = await classifiedMessage(db, { intent: 'run' })
+    await lostSpawns(lostThrice, 3)
     const dry = await engine.cycle({ dryRun: true })
     expect(dry.candidates).toEqual([ids.run, ids.chantier, ids.question])
     const first = await engine.cycle()
@@ -93,8 +113,10 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(first.queued.every(q => q.jobId)).toBe(true)
     for (const id of [ids.run, ids.chantier, ids.question]) expect((await inbox(db, id)).status).toBe('spawn_queued')
     const second = await engine.cycle()
-    expect(second.queued.map(q => q.messageId)).toEqual([ids.negociation])
-    for (const id of [ids.noise, ids.conseil, received, recent]) expect((await spawnsOf(db, id)).length).toBe(0)
+    expect(second.queued.map(q => q.messageId)).toEqual([ids.negociation, old, lostOnce])
+    expect((await engine.cycle()).queued).toEqual([])
+    for (const id of [ids.noise, ids.conseil, received, ...recent]) expect((await spawnsOf(db, id)).length).toBe(0)
+    expect((await spawnsOf(db, lostThrice)).map(s => s.status)).toEqual(['lost', 'lost', 'lost'])
     // Tidy: run them (intent-correction avoids the chantier deploy).
     await engine.drain(variant('intent-correction'))
   })
