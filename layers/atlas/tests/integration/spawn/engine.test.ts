@@ -321,6 +321,40 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(mails[0]!.text).toContain('HTTP 404')
   }, 180_000)
 
+  it('keeps to the global and the per-host caps with several workers on several hosts', async () => {
+    const { db } = database()
+    await settle()
+    const ids: number[] = []
+    for (let i = 0; i < 4; i++) ids.push(await classifiedMessage(db, { intent: 'question', subject: `Caps ${i}` }))
+    for (let i = 0; i < 2; i++) await engine.cycle()
+    const config = { ...engine.config, globalConcurrency: 2, hostConcurrency: 1 }
+    const env = { ...engine.env, STAND_IN_VARIANT: 'success', STAND_IN_PACE_MS: '40', STAND_IN_LINGER_MS: '0' }
+    const stop = new AbortController()
+    // Three workers: two on host-a (one slot there), one on host-b; two slots in all.
+    const workers = ['host-a', 'host-a', 'host-b'].map((host, i) => runSpawnWorker({
+      db, queue: engine.queue, config, env, mail: engine.mailer, host, pid: 1000 + i, actor: 'atlas-spawn-worker', log: () => {}, signal: stop.signal,
+    }, { mode: 'forever' }))
+    let most = 0
+    let mostOnOneHost = 0
+    try {
+      await expect.poll(async () => {
+        const running = await db.select({ host: atlasSpawns.host }).from(atlasSpawns).where(sql`${atlasSpawns.status} = 'running' and ${atlasSpawns.messageId} in ${ids}`)
+        most = Math.max(most, running.length)
+        for (const host of ['host-a', 'host-b']) mostOnOneHost = Math.max(mostOnOneHost, running.filter(r => r.host === host).length)
+        const done = await db.select({ status: atlasSpawns.status }).from(atlasSpawns).where(sql`${atlasSpawns.messageId} in ${ids} and ${atlasSpawns.status} = 'succeeded'`)
+        return done.length
+      }, { timeout: 90_000, interval: 50 }).toBe(4)
+    }
+    finally {
+      stop.abort(new Error('test over'))
+      await Promise.all(workers)
+    }
+    expect(most).toBe(2)
+    expect(mostOnOneHost).toBe(1)
+    const hosts = await db.select({ host: atlasSpawns.host }).from(atlasSpawns).where(sql`${atlasSpawns.messageId} in ${ids}`)
+    expect(new Set(hosts.map(h => h.host))).toEqual(new Set(['host-a', 'host-b']))
+  })
+
   it('refuses an external recipient and audits it: the AI never writes to a client', async () => {
     const { db } = database()
     const id = await classifiedMessage(db, { intent: 'question' })
