@@ -22,9 +22,15 @@ const types = (run: WrapperRun) => run.events.map(event => event.type)
 const exitEvent = (run: WrapperRun) => run.events.find(event => event.type === 'node_pty_exit')!
 
 describe('the pseudo-terminal wrapper', { timeout: 60_000 }, () => {
-  it('passes --add-dir first, valued flags as --flag=value and the prompt last after --, and removes nested-session variables', async () => {
+  it('passes --add-dir first, valued flags as --flag=value and the prompt last after --, runs the agent in a 200×50 xterm-color terminal leading its own group, and removes nested-session variables', async () => {
     const envFile = '/tmp/spawn-wrapper-env-' + process.pid + '.json'
-    const run = await wrap({ variant: 'fast', env: { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', SYNEDRE_KEEP_ME: 'yes', STAND_IN_ENV_FILE: envFile } })
+    const ttyFile = '/tmp/spawn-wrapper-tty-' + process.pid + '.json'
+    const run = await wrap({ variant: 'fast', env: { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', SYNEDRE_KEEP_ME: 'yes', STAND_IN_ENV_FILE: envFile, STAND_IN_TTY_FILE: ttyFile } })
+    // A real terminal, xterm-color at 200×50, the agent leading its own group and session.
+    const tty = JSON.parse(readFileSync(ttyFile, 'utf8')) as { isTTY: boolean, columns: number, rows: number, term: string, pid: number, pgid: number, sid: number }
+    expect(tty).toMatchObject({ isTTY: true, columns: 200, rows: 50, term: 'xterm-color' })
+    expect(tty.pgid).toBe(tty.pid)
+    expect(tty.sid).toBe(tty.pid)
     const args = JSON.parse(readFileSync(run.argsFile, 'utf8')) as string[]
     expect(args[0]).toBe(`--add-dir=${join(run.dir, 'work')}`)
     expect(args.slice(1, 9)).toEqual(['-p', '--verbose', '--output-format=stream-json', '--include-partial-messages', '--no-session-persistence', '--model=sonnet', '--system-prompt=You are Atlas.', '--permission-mode=acceptEdits'])
