@@ -332,9 +332,12 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
     }).catch(error => deps.log(`[spawn ${spawn.id}] the AI ledger row was not written: ${(error as Error).message}`))
   }
 
-  if (killed || !contract.ok) {
+  // An agent killed or ended in error (a result with is_error, a non-zero exit) fails the
+  // spawn even with a valid result file: that file is then only its last checkpoint.
+  const agentFailed = agent.wrapperExitCode !== 0
+  if (killed || agentFailed || !contract.ok) {
     const reason = failureReason(agent, config)
-    const salvaged = killed && contract.ok ? contract.contract : null
+    const salvaged = contract.ok ? contract.contract : null
     return await failSpawn(deps, context, reason, agent, salvaged)
   }
 
@@ -391,7 +394,8 @@ function failureReason(agent: AgentRunOutcome, config: SpawnConfig): string {
   if (agent.wrapperError) return `the agent could not run: ${agent.wrapperError}`
   const exit = agent.agentExitCode !== null && agent.agentExitCode !== 0 ? ` (the agent exited with code ${agent.agentExitCode})` : ''
   const resultError = agent.result?.isError ? ` (its result: ${agent.result.subtype}${agent.result.errors.length ? `: ${agent.result.errors.join('; ').slice(0, 300)}` : ''})` : ''
-  return `${agent.contract.ok ? 'unexpected' : agent.contract.reason}${exit}${resultError}`
+  if (agent.contract.ok) return `the agent ended in error${exit}${resultError}; ${checkpoint}`
+  return `${agent.contract.reason}${exit}${resultError}`
 }
 
 async function failSpawn(deps: WorkerDeps, context: SpawnContext, reason: string, agent: AgentRunOutcome, salvaged: ResultContract | null): Promise<Finished> {

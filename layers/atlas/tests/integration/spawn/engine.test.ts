@@ -229,6 +229,18 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(counters.trail).toMatchObject([{ kind: 'spawn_failed', ref: `atlas#${id}/spawn/${spawn!.id}`, summary: expect.stringMatching(reason) }])
   })
 
+  it('fails the spawn of an agent that ended in error, keeping its valid result file only as a checkpoint', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'run' })
+    await engine.cycle()
+    await engine.drain(variant('error-result'))
+    const row = await inbox(db, id)
+    expect(row).toMatchObject({ status: 'spawn_failed', needsHuman: true })
+    expect(row.statusReason).toBe('the agent ended in error (the agent exited with code 1) (its result: error_during_execution: API Error: 529 Overloaded); the last checkpoint was salvaged')
+    expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_failed'])
+    expect((await spawnsOf(db, id))[0]).toMatchObject({ status: 'failed', resultSource: 'checkpoint', result: { status: 'failed', summary: 'The API kept failing.' }, wrapperExitCode: 1 })
+  })
+
   it('finishes the spawn even when the agents registry cannot count it, and logs why', async () => {
     const { db } = database()
     const id = await classifiedMessage(db, { intent: 'question' })
