@@ -10,6 +10,9 @@ describe('crontab parser', () => {
     const entries = parseCrontab(readFileSync('automates/crontab', 'utf8'), 'automates/crontab', automateNames)
     expect(entries.map(e => e.automation)).toContain('lock-guardian')
     expect(entries.find(e => e.automation === 'lock-guardian')?.schedule).toBe('*/15 * * * *')
+    // The seeds' schedules: the spawn orchestrator every 5 minutes at offset 2, its worker every minute.
+    expect(entries.find(e => e.automation === 'atlas-spawn')?.schedule).toBe('2-59/5 * * * *')
+    expect(entries.find(e => e.automation === 'atlas-spawn-worker')?.schedule).toBe('* * * * *')
   })
 
   it('skips comments, blank lines and environment lines, and keeps flags', () => {

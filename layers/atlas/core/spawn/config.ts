@@ -100,7 +100,7 @@ export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd()): SpawnConfig
     tmpDir: text(env, 'ATLAS_TMP_DIR') ?? join(dataDir, 'tmp'),
     timeoutMs: integer(env, 'SPAWN_TIMEOUT_SEC', 2400, 1, 24 * 3600) * 1000,
     killGraceMs: integer(env, 'SPAWN_KILL_GRACE_MS', 5000, 0, 600_000),
-    maxPerCycle: integer(env, 'SPAWN_MAX_PER_CYCLE', 3, 1, 50),
+    maxPerCycle: integer(env, 'SPAWN_MAX_PER_CYCLE', 3, 1, 3),
     recentWindowMinutes: integer(env, 'SPAWN_RECENT_WINDOW_MIN', 60, 0, 7 * 24 * 60),
     leaseTtlMs: integer(env, 'SPAWN_LEASE_TTL_MS', 60_000, 1000, 3_600_000),
     globalConcurrency,

@@ -66,8 +66,9 @@ export interface QaOptions {
 }
 
 export async function runQa(routes: string[], options: QaOptions): Promise<QaReport> {
-  if (routes.length === 0) return { passed: true, baseUrl: options.baseUrl, routes: [], errors: [], note: 'the result contract lists no route to check' }
-  const targets = routes.map(route => ({ route, url: resolveRoute(route, options.baseUrl) }))
+  // A chantier is never passed unchecked: with no route in the contract, its home page is.
+  const note = routes.length === 0 ? 'the result contract lists no route: the home page was checked' : undefined
+  const targets = (routes.length > 0 ? routes : ['/']).map(route => ({ route, url: resolveRoute(route, options.baseUrl) }))
   const browser = await options.launch()
   const reports: QaRouteReport[] = []
   try {
@@ -98,5 +99,5 @@ export async function runQa(routes: string[], options: QaOptions): Promise<QaRep
     await browser.close()
   }
   const errors = reports.flatMap(report => report.errors)
-  return { passed: errors.length === 0, baseUrl: options.baseUrl, routes: reports, errors }
+  return { passed: errors.length === 0, baseUrl: options.baseUrl, routes: reports, errors, ...(note ? { note } : {}) }
 }

@@ -484,7 +484,7 @@ async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contract: Re
     errors = qaReport.errors
   }
   if (errors.length === 0) {
-    const qaText = qaReport?.note ?? `passed on ${qaReport?.routes.length ?? 0} route(s)`
+    const qaText = `passed on ${qaReport?.routes.length ?? 0} route(s)${qaReport?.note ? ` (${qaReport.note})` : ''}`
     const mailed = await sendTeamMail(deps.mail, summaryMail(message, contract, { intent: 'chantier', qa: qaText }), { actor: deps.actor, messageId: message.id })
     await db.transaction(async (tx) => {
       await updateSpawn(tx, spawn.id, { status: 'succeeded', outcome: 'actioned', endedAt: new Date(), reason: `QA ${qaText}; summary ${mailed}` })

@@ -94,7 +94,7 @@ export function parseWrapperArgs(argv: string[], env: Readonly<Record<string, st
     streamLog,
     addDir,
     timeoutSec: positiveInteger('timeout-sec', values['timeout-sec'], 2400),
-    agentBin: values['agent-bin'] ?? env.SPAWN_AGENT_BIN?.trim() ?? 'claude',
+    agentBin: values['agent-bin'] || env.SPAWN_AGENT_BIN?.trim() || 'claude',
     permissionMode: values['permission-mode'] ?? 'acceptEdits',
     killGraceMs: positiveInteger('kill-grace-ms', values['kill-grace-ms'], 5000, 0),
     drainMs: positiveInteger('drain-ms', values['drain-ms'], 2000, 0),

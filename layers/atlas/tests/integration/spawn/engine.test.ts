@@ -16,6 +16,7 @@ import { recordAtlasAudit } from '../../../core/audit'
 import { MailRefusedError } from '../../../core/mail/mailer'
 import { messageLeaseName } from '../../../core/spawn/leases'
 import { DISABLED_MESSAGE, runOrchestratorCycle } from '../../../core/spawn/orchestrator'
+import { launchChromium, runQa } from '../../../core/spawn/qa'
 import { runSpawnWorker } from '../../../core/spawn/worker'
 import { listSpawns, spawnEngineStatus, spawnEvents } from '../../../core/spawn/queries'
 import { draftReply, markReplySent, ReplyDraftError, updateReplyDraft } from '../../../core/spawn/reply-draft'
@@ -313,6 +314,15 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(second!.prompt).toContain('form validator crashed')
     expect(second!.prompt).toContain('b0b0000 feat: the new page')
   }, 120_000)
+
+  it('checks the home page when a chantier\'s contract lists no route, and reports an HTTP error as an application error', async () => {
+    const launch = () => launchChromium(engine.config.chromiumPath)
+    const home = await runQa([], { baseUrl: site.url, navigationTimeoutMs: 15_000, settleMs: 0, launch })
+    expect(home).toMatchObject({ passed: true, note: 'the result contract lists no route: the home page was checked', routes: [{ route: '/', status: 200, errors: [] }] })
+    const missing = await runQa(['/not-there'], { baseUrl: site.url, navigationTimeoutMs: 15_000, settleMs: 0, launch })
+    expect(missing.passed).toBe(false)
+    expect(missing.errors[0]).toMatchObject({ kind: 'application', route: '/not-there', message: expect.stringMatching(/^HTTP 404 at /) })
+  })
 
   it('escalates after 3 iterations when QA keeps failing', async () => {
     const { db } = database()

@@ -13,6 +13,7 @@ import { toStorableJson } from '../../../core/spawn/events'
 import { BODY_END, BODY_LIMIT, BODY_START, buildSystemPrompt, buildUserPrompt } from '../../../core/spawn/prompts'
 import { QaConfigError, resolveRoute } from '../../../core/spawn/qa'
 import { countSentences, withSignature } from '../../../core/spawn/reply-draft'
+import { parseWrapperArgs } from '../../../core/spawn/wrapper-args'
 import { cleanTerminalLine, createEventClassifier, createLineSplitter, resultFigures, type StreamEvent } from '../../../core/spawn/stream'
 
 describe('terminal stream → events', () => {
@@ -186,6 +187,24 @@ describe('configuration and guardrails', () => {
     expect(() => readSpawnConfig({ SPAWN_TIMEOUT_SEC: 'long' })).toThrow(/SPAWN_TIMEOUT_SEC/)
     expect(() => readSpawnConfig({ SPAWN_PERMISSION_MODE: 'yolo' })).toThrow(/SPAWN_PERMISSION_MODE/)
     expect(() => readSpawnConfig({ ATLAS_SPAWN_DISABLED: 'maybe' })).toThrow(/ATLAS_SPAWN_DISABLED/)
+    // At most 3 messages per cycle: fewer may be asked for, never more.
+    expect(readSpawnConfig({ SPAWN_MAX_PER_CYCLE: '1' }).maxPerCycle).toBe(1)
+    expect(() => readSpawnConfig({ SPAWN_MAX_PER_CYCLE: '4' })).toThrow(/SPAWN_MAX_PER_CYCLE/)
+  })
+  it('falls back to `claude` when SPAWN_AGENT_BIN is set but empty', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wrapper-args-'))
+    try {
+      const files = { prompt: join(dir, 'prompt.md'), system: join(dir, 'system.md') }
+      writeFileSync(files.prompt, 'p')
+      writeFileSync(files.system, 's')
+      const argv = ['--id=s1', `--add-dir=${dir}`, `--stream-log=${join(dir, 'log.jsonl')}`, `--prompt-file=${files.prompt}`, `--system-prompt-file=${files.system}`]
+      expect(parseWrapperArgs(argv, { SPAWN_AGENT_BIN: '  ' }).agentBin).toBe('claude')
+      expect(parseWrapperArgs(argv, { SPAWN_AGENT_BIN: '/opt/agent' }).agentBin).toBe('/opt/agent')
+      expect(parseWrapperArgs(['--agent-bin=', ...argv], {}).agentBin).toBe('claude')
+    }
+    finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
   it('reads the kill switch, and an unreadable one as off-for-safety', () => {
     expect(spawnDisabled({ ATLAS_SPAWN_DISABLED: '1' })).toBe(true)
