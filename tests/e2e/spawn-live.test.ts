@@ -84,7 +84,9 @@ it('shows a running spawn on the inbox, streams its events live on the message p
   const [row] = await database.db.select().from(atlasSpawns).where(eq(atlasSpawns.messageId, id))
   expect(await eventRows()).toBe(row!.eventCount)
   expect(await spawn.textContent()).toContain('The contact form validated the phone field twice')
-  expect(await page.getByTestId('reply-draft-body').inputValue()).toBe('Bonjour, le formulaire de contact est corrigé.')
+  expect(await page.getByTestId('reply-draft-body').inputValue()).toBe(`Bonjour, le formulaire de contact est corrigé.\n\n${engine.config.teamSignature}`)
+  // One sentence: below the house style, which the editor points out.
+  expect(await page.getByTestId('reply-draft-sentences').textContent()).toContain('1 sentence(s) before the signature — the house style is 3 to 6')
   await page.getByTestId('spawn-timeline').screenshot({ path: `${TESTS_TMP}/spawn-done.png` })
 })
 

@@ -20,6 +20,7 @@ import { clients } from '../../../../db/schema/clients'
 import { acquireLease, readLease, releaseLease, type LeaseOwner } from '../../../health/core/leases'
 import { recordAtlasAudit } from '../audit'
 import { clip } from '../text'
+import { withSignature } from './reply-draft'
 import type { InboxStatus } from '../vocabulary'
 import { jobExpirySeconds, type SpawnConfig } from './config'
 import type { ResultContract } from './contract'
@@ -354,7 +355,7 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
       },
     })
     if (result.replyDraft) {
-      await tx.insert(atlasReplyDrafts).values({ messageId: message.id, body: clip(result.replyDraft, 20_000), status: 'draft', createdBy: deps.actor })
+      await tx.insert(atlasReplyDrafts).values({ messageId: message.id, body: withSignature(clip(result.replyDraft, 20_000), deps.config.teamSignature), status: 'draft', createdBy: deps.actor })
     }
   })
   await tellAgentsRegistry(deps, context, 'completed', `status ${result.status}`)

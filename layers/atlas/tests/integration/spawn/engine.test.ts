@@ -87,7 +87,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const received = await classifiedMessage(db, { intent: 'run', status: 'received' })
     // Held back: any spawn audit younger than an hour.
     const recent: number[] = []
-    for (const action of ['spawn_started', 'spawn_completed', 'spawn_failed']) {
+    for (const action of ['spawn_started', 'spawn_completed', 'spawn_failed'] as const) {
       const id = await classifiedMessage(db, { intent: 'run' })
       await recordAtlasAudit(db, { messageId: id, action, actor: 'test', details: {} })
       recent.push(id)
@@ -177,7 +177,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(mails[0]).toMatchObject({ to: TEAM, subject: expect.stringContaining('[Atlas]') })
     expect(mails[0]!.text).toContain('The contact form validated the phone field twice')
     const drafts = await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, id))
-    expect(drafts).toMatchObject([{ body: 'Bonjour, le formulaire de contact est corrigé.', status: 'draft', createdBy: 'atlas-spawn-worker' }])
+    expect(drafts).toMatchObject([{ body: `Bonjour, le formulaire de contact est corrigé.\n\n${engine.config.teamSignature}`, status: 'draft', createdBy: 'atlas-spawn-worker' }])
     expect((await listSpawns(db, id))[0]).toMatchObject({ status: 'succeeded', lastEventType: 'node_pty_exit', silentForMs: null, possiblyHung: false })
     // The agents registry counts the orchestrator's spawn, with a trail back to it.
     const counters = await orchestrator(id)

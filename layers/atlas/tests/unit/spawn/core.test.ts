@@ -12,7 +12,8 @@ import { templateDeployCommand } from '../../../core/spawn/deploy'
 import { toStorableJson } from '../../../core/spawn/events'
 import { BODY_END, BODY_LIMIT, BODY_START, buildSystemPrompt, buildUserPrompt } from '../../../core/spawn/prompts'
 import { QaConfigError, resolveRoute } from '../../../core/spawn/qa'
-import { countSentences, withSignature } from '../../../core/spawn/reply-draft'
+import { withSignature } from '../../../core/spawn/reply-draft'
+import { countSentences, replySentences } from '../../../core/spawn/reply-style'
 import { parseWrapperArgs } from '../../../core/spawn/wrapper-args'
 import { cleanTerminalLine, createEventClassifier, createLineSplitter, resultFigures, type StreamEvent } from '../../../core/spawn/stream'
 
@@ -227,5 +228,6 @@ describe('configuration and guardrails', () => {
     expect(withSignature('Bonjour. Merci.', "L'équipe Synedre")).toBe("Bonjour. Merci.\n\nL'équipe Synedre")
     expect(withSignature("Bonjour.\n\nL'équipe Synedre", "L'équipe Synedre")).toBe("Bonjour.\n\nL'équipe Synedre")
     expect(countSentences('Bonjour Madame. Le formulaire est corrigé ! Pouvez-vous vérifier ? Merci.')).toBe(4)
+    expect(replySentences('Bonjour Madame. Le formulaire est corrigé ! Pouvez-vous vérifier ? Merci.\n\nL\'équipe Synedre')).toBe(4)
   })
 })
