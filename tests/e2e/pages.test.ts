@@ -1,4 +1,5 @@
-// Every page of the hub opens, signed in, with no page error and no failed API call.
+// Every page of the hub opens, signed in, with no page error and no failed API call; the hub
+// runs with the spawn engine switched off (ATLAS_SPAWN_DISABLED=1), which the Atlas inbox says.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, startHub, type Hub } from '../helpers/hub'
@@ -11,7 +12,8 @@ let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  hub = await startHub({ args: ['--no-supervisor'] })
+  // With the spawn engine's kill switch on, which the Atlas inbox must say.
+  hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1' } })
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1366, height: 860 } })
   await signInPage(page, hub.url, FOUNDER)
@@ -44,4 +46,11 @@ it.each(domains.map(d => [d.id, d.title]))('/hub/%s opens from the sidebar witho
     page.off('pageerror', onPageError)
     page.off('response', onResponse)
   }
+})
+
+it('says on the Atlas inbox that the spawn engine is switched off, and how to resume it', async () => {
+  await page.goto(`${hub.url}/hub/atlas`)
+  const status = page.getByTestId('spawn-engine-status')
+  await status.getByText('The spawn engine is switched off', { exact: true }).waitFor()
+  expect(await status.textContent()).toContain('Unset the variable to resume')
 })
