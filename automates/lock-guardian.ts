@@ -1,5 +1,6 @@
 // lock-guardian [--dry-run] [--json] [--stale-minutes N]
-// Every 15 minutes: alerts on leases held 10 minutes without heartbeat or whose holder is gone.
+// Every 15 minutes: alerts on leases held 10 minutes without heartbeat or whose holder is gone;
+// an alert whose mail did not go out is sent again at the next runs, for a day.
 import { parseArgs } from 'node:util'
 import { defineAutomate } from '../layers/health/core/automate'
 import { guardLocks, isProcessAlive, STALE_AFTER_MS } from '../layers/health/core/lock-guardian'
@@ -28,13 +29,15 @@ export default defineAutomate({
         const result = await mail.sendToTeam({ subject, text: `${alert.message}\n\n${JSON.stringify(alert.details, null, 2)}\n` }, { actor: 'lock-guardian' })
         const outcome = result.sent ? `sent to ${result.recipients.join(', ')}` : result.reason === 'no_team' ? 'not sent: INTERNAL_TEAM_EMAILS is empty' : 'not sent: ATLAS_SMTP_HOST is not set'
         ctx.log(`mail to internal team (${outcome}): ${subject}`)
+        return result.sent
       },
+      log: ctx.log,
     }, { dryRun: values['dry-run'], staleAfterMs: staleMinutes * 60_000 }).finally(() => mail.close())
     if (values.json) {
-      ctx.log(JSON.stringify({ checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length }))
+      ctx.log(JSON.stringify({ checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
     }
     else {
-      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s)`)
+      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team`)
       for (const zombie of report.zombies) ctx.log(`  ${zombie.why}: ${zombie.message}`)
     }
     return 0

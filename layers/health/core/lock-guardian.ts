@@ -1,19 +1,25 @@
 // The lock guardian: a lease held more than 10 minutes without heartbeat, or whose holder
 // process is gone, raises an alert row (once per holder) and a message to the internal team.
+// An alert whose message did not go out (mail down, not configured) is sent again at the next
+// runs, for a day, until it does.
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import type { OpsAlert, OpsLock } from '../../../db/schema'
 export { isProcessAlive } from '../../../db/process'
 
 export const STALE_AFTER_MS = 10 * 60_000
+/** How long an alert that could not be sent is tried again. */
+export const RETELL_FOR_MS = 24 * 3_600_000
 
 export interface LockGuardianDeps {
   db: Db
   /** This machine's name: only holders on it can be checked for liveness. */
   host: string
   isProcessAlive: (pid: number) => boolean
-  notifyTeam: (alert: OpsAlert) => Promise<void>
+  /** True once the team was told; false or a throw leaves the alert to be told again. */
+  notifyTeam: (alert: OpsAlert) => Promise<boolean>
   now: () => Date
+  log?: (line: string) => void
 }
 
 export interface ZombieLease {
@@ -41,13 +47,16 @@ export interface GuardReport {
   checked: number
   zombies: ZombieLease[]
   newAlerts: OpsAlert[]
+  /** Alerts the team was told of in this run (new ones and earlier ones not sent before). */
+  told: OpsAlert[]
 }
 
 export async function guardLocks(deps: LockGuardianDeps, options: { dryRun?: boolean, staleAfterMs?: number } = {}): Promise<GuardReport> {
   const locks = await deps.db.query.opsLocks.findMany()
   const zombies = findZombies(locks, deps, options.staleAfterMs)
   const newAlerts: OpsAlert[] = []
-  if (options.dryRun) return { checked: locks.length, zombies, newAlerts }
+  const told: OpsAlert[] = []
+  if (options.dryRun) return { checked: locks.length, zombies, newAlerts, told }
   for (const zombie of zombies) {
     const details = {
       lock: zombie.lock.name, why: zombie.why, host: zombie.lock.host, pid: zombie.lock.pid,
@@ -61,10 +70,24 @@ export async function guardLocks(deps: LockGuardianDeps, options: { dryRun?: boo
     const id = rows[0]?.id
     if (id === undefined) continue
     const alert = await deps.db.query.opsAlerts.findFirst({ where: (alerts, { eq }) => eq(alerts.id, Number(id)) })
-    if (!alert) continue
-    await deps.notifyTeam(alert)
-    await deps.db.execute(sql`update ops_alerts set notified_at = now() where id = ${alert.id}`)
-    newAlerts.push(alert)
+    if (alert) newAlerts.push(alert)
   }
-  return { checked: locks.length, zombies, newAlerts }
+  const since = new Date(deps.now().getTime() - RETELL_FOR_MS)
+  const untold = await deps.db.query.opsAlerts.findMany({
+    where: (alerts, { and, eq, gt, isNull }) => and(eq(alerts.kind, 'zombie_lease'), isNull(alerts.notifiedAt), gt(alerts.raisedAt, since)),
+    orderBy: (alerts, { asc }) => asc(alerts.id),
+  })
+  for (const alert of untold) {
+    let delivered = false
+    try {
+      delivered = await deps.notifyTeam(alert)
+    }
+    catch (error) {
+      deps.log?.(`alert #${alert.id} not sent (${(error as Error).message}); tried again at the next run`)
+    }
+    if (!delivered) continue
+    await deps.db.execute(sql`update ops_alerts set notified_at = now() where id = ${alert.id}`)
+    told.push(alert)
+  }
+  return { checked: locks.length, zombies, newAlerts, told }
 }
