@@ -66,19 +66,16 @@ export function parseScope(scope: string | undefined | null): MemSourceType[] {
   return MEM_SOURCE_TYPES.filter(type => types.has(type))
 }
 
-/** The hub page showing a source, when there is one. */
+/**
+ * The hub page showing a source, when there is one. Lessons, doctrines, drills, procedures,
+ * reflexes, projects and iterations have no page showing them yet (the learning and worksites
+ * pages are still placeholders): no link rather than one to a page without the item.
+ */
 export function sourceLink(type: MemSourceType, id: string): string | null {
   const ref = encodeURIComponent(id)
   switch (type) {
     case 'note': return `/hub/memory/vault?note=${ref}`
-    case 'reflex': return `/hub/memory/vault?reflex=${ref}`
-    case 'scar':
-    case 'victory': return `/hub/learning?lesson=${ref}`
-    case 'doctrine': return `/hub/learning?doctrine=${ref}`
-    case 'drill': return `/hub/learning?drill=${ref}`
-    case 'procedure': return `/hub/learning?procedure=${ref}`
     case 'agent': return `/hub/agents/${ref}`
-    case 'project': return `/hub/worksites?chantier=${ref}`
-    case 'iteration': return `/hub/agents?iteration=${ref}`
+    default: return null
   }
 }

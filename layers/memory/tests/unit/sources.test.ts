@@ -23,7 +23,8 @@ describe('scopes', () => {
   it('links each source to its hub page', () => {
     expect(sourceLink('note', 'inbox/a b.md')).toBe('/hub/memory/vault?note=inbox%2Fa%20b.md')
     expect(sourceLink('agent', 'seo-technique')).toBe('/hub/agents/seo-technique')
-    expect(sourceLink('scar', '12')).toBe('/hub/learning?lesson=12')
+    // No page shows a lesson yet: no link rather than a dead end.
+    expect(sourceLink('scar', '12')).toBeNull()
   })
 })
 
