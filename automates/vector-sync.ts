@@ -37,7 +37,7 @@ export default defineAutomate({
     const sources = values.source ? parseScope(values.source.join(',')) : undefined
     const config = memoryConfig(process.env)
     const ai = createAiFacade({ env: process.env, db: ctx.db, log: line => ctx.log(line) })
-    const embedder = facadeEmbedder(ai, { db: ctx.db, env: process.env, feature: 'memory_sync' })
+    const embedder = facadeEmbedder(ai, { feature: 'memory_sync' })
     try {
       const report = await syncVectors({ db: ctx.db, embedder, reflexDir: config.reflexDir, log: ctx.log, signal: ctx.signal }, { sources, rebuild: values.rebuild, dryRun: values['dry-run'] })
       if (values.json) ctx.log(JSON.stringify(report))

@@ -45,7 +45,7 @@ export default async function (): Promise<BenchFigure[]> {
     }))
     for (let start = 0; start < rows.length; start += 500) await db.insert(learnLessons).values(rows.slice(start, start + 500))
     const ai = createAiFacade({ env: OFFLINE, db, embedThrottleMs: 0, log: () => {} })
-    const embedder = facadeEmbedder(ai, { db, env: OFFLINE, feature: 'agents_bench' })
+    const embedder = facadeEmbedder(ai, { feature: 'agents_bench' })
     const sync = await syncVectors({ db, embedder, reflexDir: join(tmpdir(), 'synedre-bench-no-reflex') }, { sources: ['scar'] })
     log(`embedded ${sync.embedded} scars`)
     await ai.flush()

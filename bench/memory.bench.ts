@@ -100,7 +100,7 @@ async function nativeFigures(): Promise<BenchFigure[]> {
   try {
     const words = corpus(7)
     const ai = createAiFacade({ env: OFFLINE, db: database.db, embedThrottleMs: 0, log: () => {} })
-    const embedder = countingEmbedder(facadeEmbedder(ai, { db: database.db, env: OFFLINE, feature: 'memory_bench' }))
+    const embedder = countingEmbedder(facadeEmbedder(ai, { feature: 'memory_bench' }))
 
     // 10,000 scars, embedded once by the real sync.
     for (let start = 0; start < SOURCES_10K; start += 1000) {
@@ -174,7 +174,7 @@ async function embeddedFigure(): Promise<BenchFigure> {
     const words = corpus(11)
     const build = await withoutIndex(database, () => insertChunks(database, 0, SOURCES_10K, () => words.text()))
     const ai = createAiFacade({ env: OFFLINE, embedThrottleMs: 0, log: () => {} })
-    const embedder = facadeEmbedder(ai, { env: OFFLINE, feature: 'memory_bench' })
+    const embedder = facadeEmbedder(ai, { feature: 'memory_bench' })
     const latencies = await hybridLatencies(database, embedder, Array.from({ length: RECALL_QUERIES }, () => words.query()))
     log(`embedded hybrid at 10k: p95 ${percentile(latencies, 95).toFixed(2)} ms (HNSW build ${build.toFixed(0)} s)`)
     return { name: 'memory.recall_hybrid_p95_ms_10k_embedded', value: round(percentile(latencies, 95)), unit: 'ms', lowerIsBetter: true, context: { database: 'embedded PGlite + pgvector 0.8.7 over pglite-socket', embedder: 'offline (hash, 1024 dims)', chunks: SOURCES_10K, k: 10, queries: RECALL_QUERIES, hnswBuildS: round(build, 1) } }

@@ -64,7 +64,7 @@ runCli(async () => {
 
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 3 })
   const ai = createAiFacade({ env: process.env, db: database.db })
-  const deps = { db: database.db, embedder: facadeEmbedder(ai, { db: database.db, env: process.env, feature: 'memory_eval' }) }
+  const deps = { db: database.db, embedder: facadeEmbedder(ai, { feature: 'memory_eval' }) }
   try {
     if (args.action === 'sweep') {
       const results = []

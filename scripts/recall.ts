@@ -24,7 +24,7 @@ runCli(async () => {
   try {
     const response = await recall({
       db: database.db,
-      embedder: facadeEmbedder(ai, { db: database.db, env: process.env, feature: 'memory_recall' }),
+      embedder: facadeEmbedder(ai, { feature: 'memory_recall' }),
       log: line => process.stderr.write(`${line}\n`),
       background: work => background.push(work),
     }, { query: args.query, k: args.k, mode: args.mode, scope: args.scope, agent: args.agent })

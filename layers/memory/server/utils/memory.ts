@@ -9,7 +9,7 @@ export function useMemoryConfig(): MemoryConfig {
 
 /** Embeddings through the hub's AI facade, labelled with the feature in the ledger. */
 export async function useMemoryEmbedder(feature: string): Promise<Embedder> {
-  return facadeEmbedder(useAiFacade(), { db: await useDb(), env: process.env, feature })
+  return facadeEmbedder(useAiFacade(), { feature })
 }
 
 /** Rethrows a memory core error as an HTTP error with a machine-readable body. */

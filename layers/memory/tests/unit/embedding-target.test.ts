@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createAiFacade } from '../../../ai/core/facade'
-import { facadeEmbeddingTarget } from '../../core/vectors/embedder'
+import { facadeEmbedder } from '../../core/vectors/embedder'
 
-const target = (env: Record<string, string>) => facadeEmbeddingTarget(createAiFacade({ env, log: () => {} }), undefined, env, 'memory_sync')
+const target = (env: Record<string, string>) => facadeEmbedder(createAiFacade({ env, log: () => {} }), { feature: 'memory_sync' }).target()
 
 describe('the embedding target, known without a call', () => {
   it('offline when forced, or when nothing is configured and the fallback is allowed', async () => {
@@ -19,7 +19,7 @@ describe('the embedding target, known without a call', () => {
 
   it('agrees with the model the facade then answers with', async () => {
     const ai = createAiFacade({ env: {}, log: () => {} })
-    const chosen = await facadeEmbeddingTarget(ai, undefined, {}, 'memory_sync')
+    const chosen = await facadeEmbedder(ai, { feature: 'memory_sync' }).target()
     const result = await ai.embed({ feature: 'memory_sync', texts: ['bonjour'] })
     expect({ provider: result.provider, model: result.model }).toEqual(chosen)
   })
