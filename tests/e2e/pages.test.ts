@@ -24,17 +24,24 @@ afterAll(async () => {
   await hub?.interrupt()
 })
 
-it.each(domains.map(d => [d.id, d.title]))('/hub/%s opens from the sidebar without errors', async (id, title) => {
+it.each(domains.map(d => [d.id, d.title]))('/hub/%s opens from the sidebar and reloads without errors', async (id, title) => {
   const errors: string[] = []
   const onPageError = (error: Error) => errors.push(`page error: ${error.message}`)
+  // Console errors too: a hydration mismatch (server and browser rendering differently) shows there.
+  const onConsole = (message: { type: () => string, text: () => string }) => {
+    if (message.type() === 'error') errors.push(`console error: ${message.text()}`)
+  }
   const onResponse = (response: { url: () => string, status: () => number }) => {
     if (response.url().includes('/api/') && response.status() >= 400) errors.push(`${response.status()} ${response.url()}`)
   }
   page.on('pageerror', onPageError)
+  page.on('console', onConsole)
   page.on('response', onResponse)
   try {
     await page.getByRole('link', { name: title }).first().click()
     await page.waitForURL(`**/hub/${id}`)
+    // And loaded directly: rendered by the server, then hydrated in the browser.
+    await page.reload()
     // Each domain page titles itself with its domain's title (useHead): wait for the render.
     await page.waitForFunction(expected => document.title.includes(expected), title)
     await page.waitForLoadState('networkidle')
@@ -44,6 +51,7 @@ it.each(domains.map(d => [d.id, d.title]))('/hub/%s opens from the sidebar witho
   }
   finally {
     page.off('pageerror', onPageError)
+    page.off('console', onConsole)
     page.off('response', onResponse)
   }
 })
