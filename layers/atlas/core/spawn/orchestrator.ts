@@ -84,7 +84,7 @@ export async function findCandidates(db: Db, config: Pick<SpawnConfig, 'recentWi
         where a.message_id = i.message_id
           and a.action in ('spawn_started', 'spawn_completed', 'spawn_failed')
           and a.at > ${window}
-          and not exists (select 1 from atlas_spawns lost where lost.id::text = a.details->>'spawnId' and lost.status = 'lost'))
+          and not exists (select 1 from atlas_spawns lost where lost.message_id = a.message_id and lost.id::text = a.details->>'spawnId' and lost.status = 'lost'))
       and (select count(*) from atlas_spawns lost where lost.message_id = i.message_id and lost.status = 'lost' and lost.ended_at > ${window}) < ${LOST_SPAWNS_RETRIED}
       and not exists (select 1 from atlas_spawns s where s.message_id = i.message_id and s.status in ('queued', 'running'))
     order by i.received_at, i.id
