@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { connectDatabase, type Database } from './connection'
 import { findRunningEmbedded, startEmbeddedServer } from './embedded'
 
-export type { Database, Db, Sql } from './connection'
+export type { Database, Db, Sql, Tx } from './connection'
 export { redactUrl } from './connection'
 
 export interface OpenDatabaseOptions {

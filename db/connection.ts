@@ -6,6 +6,8 @@ import * as schema from './schema'
 import { DatabaseSetupError } from './errors'
 
 export type Db = PostgresJsDatabase<typeof schema>
+/** The handle inside `db.transaction(async tx => …)`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 export type Sql = postgres.Sql
 
 export interface Database {

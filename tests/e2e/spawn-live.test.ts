@@ -10,7 +10,9 @@ import { FOUNDER, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
 import { connectDatabase, type Database } from '../../db/connection'
 import { findRunningEmbedded } from '../../db/embedded'
+import { atlasReplyDrafts } from '../../db/schema/atlas'
 import { atlasSpawns } from '../../db/schema/atlas-spawn'
+import { hubAudit } from '../../db/schema/hub'
 import { startEngine, type Engine } from '../../layers/atlas/tests/fixtures/spawn/engine'
 import { classifiedMessage, inbox } from '../../layers/atlas/tests/fixtures/spawn/seed'
 import { TESTS_TMP } from '../helpers/database-config'
@@ -47,7 +49,7 @@ async function runningSpawn(messageId: number) {
   }, { timeout: 60_000, interval: 200 }).toBe(true)
 }
 
-it('shows a running spawn on the inbox, streams its events live on the message page, then its result', async () => {
+it('shows a running spawn on the inbox, streams its events live on the message page, then its result and reply draft, which a person redrafts, edits and records as sent', async () => {
   const id = await classifiedMessage(database.db, { intent: 'question', subject: 'Le formulaire de contact renvoie une erreur' })
   await engine.cycle()
   const work = engine.drain({ env: { ...engine.env, STAND_IN_VARIANT: 'success', STAND_IN_PACE_MS: '400', STAND_IN_LINGER_MS: '0' } })
@@ -88,6 +90,23 @@ it('shows a running spawn on the inbox, streams its events live on the message p
   // One sentence: below the house style, which the editor points out.
   expect(await page.getByTestId('reply-draft-sentences').textContent()).toContain('1 sentence(s) before the signature — the house style is 3 to 6')
   await page.getByTestId('spawn-timeline').screenshot({ path: `${TESTS_TMP}/spawn-done.png` })
+
+  // A person asks for a new draft (the hub's offline model here), edits it and records that
+  // they sent it: the agent's draft goes to the history, the sent text is the edited one.
+  await page.getByTestId('reply-draft-generate').click()
+  await page.getByTestId('reply-draft-generate-confirm').click()
+  await expect.poll(async () => await page.getByTestId('reply-draft-history').textContent(), { timeout: 20_000 }).toMatch(/#\d+ discarded/)
+  const edited = 'Madame, le formulaire de contact est corrigé. Vous pouvez le vérifier dès maintenant. Merci de votre patience.\n\nL\'équipe Synedre'
+  await page.getByTestId('reply-draft-body').fill(edited)
+  expect(await page.getByTestId('reply-draft-sentences').textContent()).toContain('3 sentence(s) before the signature')
+  await page.getByRole('button', { name: 'I sent it' }).click()
+  await expect.poll(async () => await page.getByTestId('reply-draft-history').textContent(), { timeout: 20_000 }).toContain(`sent by ${FOUNDER.email}`)
+  const drafts = await database.db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, id)).orderBy(atlasReplyDrafts.id)
+  expect(drafts.map(d => [d.createdBy, d.status])).toEqual([['atlas-spawn-worker', 'discarded'], [FOUNDER.email, 'sent']])
+  expect(drafts[1]).toMatchObject({ body: edited, sentBy: FOUNDER.email })
+  const trail = await database.db.select({ action: hubAudit.action, actor: hubAudit.actor }).from(hubAudit).where(eq(hubAudit.target, `atlas_message:${id}`)).orderBy(hubAudit.id)
+  expect(trail.map(t => t.action)).toEqual(['atlas_reply_draft_discarded', 'atlas_reply_draft_generated', 'atlas_reply_draft_edited', 'atlas_reply_sent'])
+  expect(new Set(trail.map(t => t.actor))).toEqual(new Set([FOUNDER.email]))
 })
 
 it('shows a spawn silent for over five minutes as possibly hung, with its last event and how long ago', async () => {

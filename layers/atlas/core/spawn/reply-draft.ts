@@ -3,7 +3,7 @@
 // atlas_reply_drafts for a human to edit, copy or send themselves. The AI never sends it:
 // a human marks it sent, and that is audited with who did (hub_audit).
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
+import type { Db, Tx } from '../../../../db/client'
 import { recordAudit } from '../../../../db/audit'
 import { atlasInbox, atlasMessages, atlasReplyDrafts, type AtlasReplyDraft } from '../../../../db/schema/atlas'
 import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
@@ -11,8 +11,6 @@ import { clients } from '../../../../db/schema/clients'
 import type { AiFacade } from '../../../ai/core/facade'
 import { clip } from '../text'
 import { countSentences, REPLY_SENTENCES } from './reply-style'
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 export const REPLY_DRAFT_FEATURE = 'atlas_reply_draft'
 export const REPLY_DRAFT_PROVIDER = 'mistral'
@@ -100,14 +98,28 @@ export async function draftReply(deps: { db: Db, ai: Pick<AiFacade, 'generateCon
   })
   const body = withSignature(clip(answer.content, 20_000), deps.signature)
   const draft = await db.transaction(async (tx) => {
-    const [created] = await tx.insert(atlasReplyDrafts).values({ messageId: input.messageId, body, status: 'draft', createdBy: input.actor }).returning()
+    const created = await saveReplyDraft(tx, { messageId: input.messageId, body, actor: input.actor })
     await recordAudit(tx, {
       actor: input.actor, action: 'atlas_reply_draft_generated', target: `atlas_message:${input.messageId}`,
-      details: { draftId: created!.id, spawnId: spawn.id, provider: answer.provider, model: answer.model, offline: answer.offline },
+      details: { draftId: created.id, spawnId: spawn.id, provider: answer.provider, model: answer.model, offline: answer.offline },
     })
-    return created!
+    return created
   })
   return { draft, provider: answer.provider, model: answer.model, offline: answer.offline, sentences: countSentences(body.replace(deps.signature, '')) }
+}
+
+/**
+ * A message has one draft at a time: a new one (the agent's, or drafted in the hub) discards
+ * the one before, which stays in the history with its text (audited as superseded).
+ */
+export async function saveReplyDraft(tx: Tx, input: { messageId: number, body: string, actor: string }): Promise<AtlasReplyDraft> {
+  const superseded = await tx.update(atlasReplyDrafts).set({ status: 'discarded', updatedAt: new Date() })
+    .where(and(eq(atlasReplyDrafts.messageId, input.messageId), eq(atlasReplyDrafts.status, 'draft'))).returning({ id: atlasReplyDrafts.id })
+  const [created] = await tx.insert(atlasReplyDrafts).values({ messageId: input.messageId, body: input.body, status: 'draft', createdBy: input.actor }).returning()
+  for (const old of superseded) {
+    await recordAudit(tx, { actor: input.actor, action: 'atlas_reply_draft_discarded', target: `atlas_message:${input.messageId}`, details: { draftId: old.id, supersededBy: created!.id } })
+  }
+  return created!
 }
 
 export async function listReplyDrafts(db: Db, messageId: number): Promise<AtlasReplyDraft[]> {

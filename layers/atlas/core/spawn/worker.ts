@@ -13,8 +13,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import type { Browser } from 'playwright-core'
-import type { Db } from '../../../../db/client'
-import { atlasInbox, atlasMessages, atlasReplyDrafts } from '../../../../db/schema/atlas'
+import type { Db, Tx } from '../../../../db/client'
+import { atlasInbox, atlasMessages } from '../../../../db/schema/atlas'
 import { atlasSpawns, type AtlasSpawn } from '../../../../db/schema/atlas-spawn'
 import { clients } from '../../../../db/schema/clients'
 import { acquireLease, readLease, releaseLease, type LeaseOwner } from '../../../health/core/leases'
@@ -31,7 +31,7 @@ import { escalationMail, failureMail, sendTeamMail, summaryMail, type MessageRef
 import { sendJob } from './orchestrator'
 import { buildSystemPrompt, buildUserPrompt, type PromptTenant, type QaError } from './prompts'
 import { launchChromium, QaConfigError, runQa, type QaReport } from './qa'
-import { withSignature } from './reply-draft'
+import { saveReplyDraft, withSignature } from './reply-draft'
 import type { SpawnJob, SpawnQueue } from './queue'
 import { runAgent, spawnPaths, type AgentRunOutcome } from './run-agent'
 
@@ -163,8 +163,6 @@ async function loadContext(db: Db, spawnId: string): Promise<SpawnContext | null
     previous: previous ?? null,
   }
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 async function setInbox(db: Db | Tx, messageId: number, status: InboxStatus, extra: { reason?: string | null, needsHuman?: boolean, intent?: string } = {}): Promise<void> {
   await db.execute(sql`
@@ -355,7 +353,7 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
       },
     })
     if (result.replyDraft) {
-      await tx.insert(atlasReplyDrafts).values({ messageId: message.id, body: withSignature(clip(result.replyDraft, 20_000), deps.config.teamSignature), status: 'draft', createdBy: deps.actor })
+      await saveReplyDraft(tx, { messageId: message.id, body: withSignature(clip(result.replyDraft, 20_000), deps.config.teamSignature), actor: deps.actor })
     }
   })
   await tellAgentsRegistry(deps, context, 'completed', `status ${result.status}`)

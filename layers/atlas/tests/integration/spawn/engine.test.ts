@@ -416,10 +416,15 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     await expect(updateReplyDraft(db, { id: result.draft.id, body: 'too late', actor: 'x' })).rejects.toMatchObject({ code: 'not_editable' })
     await expect(markReplySent(db, { id: result.draft.id, actor: 'x' })).rejects.toMatchObject({ code: 'not_editable' })
     const trail = await db.select().from(hubAudit).where(eq(hubAudit.target, `atlas_message:${id}`)).orderBy(hubAudit.id)
+    // The agent's own draft was superseded by the new one, and kept.
     expect(trail.map(a => [a.action, a.actor])).toEqual([
+      ['atlas_reply_draft_discarded', 'alex@studio.example'],
       ['atlas_reply_draft_generated', 'alex@studio.example'],
       ['atlas_reply_draft_edited', 'alex@studio.example'],
       ['atlas_reply_sent', 'sam@studio.example'],
     ])
+    const drafts = await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, id)).orderBy(atlasReplyDrafts.id)
+    expect(drafts.map(d => [d.createdBy, d.status])).toEqual([['atlas-spawn-worker', 'discarded'], ['alex@studio.example', 'sent']])
+    expect(drafts[0]!.body).toContain('Bonjour, le formulaire de contact est corrigé.')
   })
 })
