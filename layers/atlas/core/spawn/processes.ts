@@ -54,18 +54,16 @@ export function spawnProcesses(options: { rootPid?: number, pgid?: number, spawn
     else if (marker && hasMarker(info.pid, marker)) found.add(info.pid)
   }
   if (options.rootPid !== undefined) {
-    // The root counts only while alive; its descendants are walked from it even once it is
-    // gone (or a zombie), since they keep its pid as their parent until re-parented.
+    // The root counts only while alive (the kernel re-parents the children of an ended
+    // process at once: those are found by group or marker).
     const root = options.rootPid
     if (infos.some(info => info.pid === root)) found.add(root)
-    const parents = new Set([...found, root])
     let grew = true
     while (grew) {
       grew = false
       for (const info of infos) {
-        if (!parents.has(info.pid) && parents.has(info.ppid) && info.pid !== process.pid) {
+        if (!found.has(info.pid) && found.has(info.ppid) && info.pid !== process.pid) {
           found.add(info.pid)
-          parents.add(info.pid)
           grew = true
         }
       }
