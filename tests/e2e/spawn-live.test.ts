@@ -14,6 +14,7 @@ import { atlasReplyDrafts } from '../../db/schema/atlas'
 import { atlasSpawns } from '../../db/schema/atlas-spawn'
 import { hubAudit } from '../../db/schema/hub'
 import { startEngine, type Engine } from '../../layers/atlas/tests/fixtures/spawn/engine'
+import { writeReplyDraft } from '../../layers/atlas/core/spawn/reply-draft'
 import { classifiedMessage, inbox } from '../../layers/atlas/tests/fixtures/spawn/seed'
 import { TESTS_TMP } from '../helpers/database-config'
 
@@ -97,16 +98,27 @@ it('shows a running spawn on the inbox, streams its events live on the message p
   await page.getByTestId('reply-draft-generate-confirm').click()
   await expect.poll(async () => await page.getByTestId('reply-draft-history').textContent(), { timeout: 20_000 }).toMatch(/#\d+ discarded/)
   const edited = 'Madame, le formulaire de contact est corrigé. Vous pouvez le vérifier dès maintenant. Merci de votre patience.\n\nL\'équipe Synedre'
-  await page.getByTestId('reply-draft-body').fill(edited)
+  const editor = page.getByTestId('reply-draft-body')
+  await editor.fill(edited)
   expect(await page.getByTestId('reply-draft-sentences').textContent()).toContain('3 sentence(s) before the signature')
+  // Meanwhile a colleague writes their own version: what is being typed stays, the newer version is announced.
+  const colleague = 'Bonjour Madame, c\'est réparé.\n\nL\'équipe Synedre'
+  await writeReplyDraft(database.db, { messageId: id, body: colleague, actor: 'sam@studio.test' })
+  await page.getByTestId('reply-draft-newer').waitFor({ timeout: 20_000 })
+  expect(await editor.inputValue()).toBe(edited)
   await page.getByRole('button', { name: 'I sent it' }).click()
   await expect.poll(async () => await page.getByTestId('reply-draft-history').textContent(), { timeout: 20_000 }).toContain(`sent by ${FOUNDER.email}`)
+  // Every version is kept; the one sent is the text that was on screen.
   const drafts = await database.db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, id)).orderBy(atlasReplyDrafts.id)
-  expect(drafts.map(d => [d.createdBy, d.status])).toEqual([['atlas-spawn-worker', 'discarded'], [FOUNDER.email, 'sent']])
-  expect(drafts[1]).toMatchObject({ body: edited, sentBy: FOUNDER.email })
+  expect(drafts.map(d => [d.createdBy, d.status])).toEqual([['atlas-spawn-worker', 'discarded'], [FOUNDER.email, 'discarded'], ['sam@studio.test', 'discarded'], [FOUNDER.email, 'sent']])
+  expect(drafts[2]!.body).toBe(colleague)
+  expect(drafts[3]).toMatchObject({ body: edited, sentBy: FOUNDER.email })
   const trail = await database.db.select({ action: hubAudit.action, actor: hubAudit.actor }).from(hubAudit).where(eq(hubAudit.target, `atlas_message:${id}`)).orderBy(hubAudit.id)
-  expect(trail.map(t => t.action)).toEqual(['atlas_reply_draft_discarded', 'atlas_reply_draft_generated', 'atlas_reply_draft_edited', 'atlas_reply_sent'])
-  expect(new Set(trail.map(t => t.actor))).toEqual(new Set([FOUNDER.email]))
+  expect(trail.map(t => [t.action, t.actor])).toEqual([
+    ['atlas_reply_draft_discarded', FOUNDER.email], ['atlas_reply_draft_generated', FOUNDER.email],
+    ['atlas_reply_draft_discarded', 'sam@studio.test'], ['atlas_reply_draft_written', 'sam@studio.test'],
+    ['atlas_reply_draft_discarded', FOUNDER.email], ['atlas_reply_draft_written', FOUNDER.email], ['atlas_reply_sent', FOUNDER.email],
+  ])
 })
 
 it('shows a spawn silent for over five minutes as possibly hung, with its last event and how long ago', async () => {

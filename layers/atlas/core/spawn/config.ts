@@ -113,7 +113,7 @@ export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd()): SpawnConfig
     qaNavigationTimeoutMs: integer(env, 'SPAWN_QA_TIMEOUT_MS', 30_000, 100, 600_000),
     qaSettleMs: integer(env, 'SPAWN_QA_SETTLE_MS', 500, 0, 60_000),
     chromiumPath: text(env, 'CHROMIUM_PATH') ?? '/usr/bin/chromium',
-    teamSignature: text(env, 'ATLAS_TEAM_SIGNATURE') ?? "L'équipe Synedre",
+    teamSignature: readTeamSignature(env),
     jobExpirySec: text(env, 'SPAWN_JOB_EXPIRY_SEC') === undefined ? undefined : integer(env, 'SPAWN_JOB_EXPIRY_SEC', 0, 10, 7 * 24 * 3600),
   }
 }
@@ -122,4 +122,9 @@ export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd()): SpawnConfig
 export function jobExpirySeconds(config: Pick<SpawnConfig, 'timeoutMs' | 'deployTimeoutMs' | 'killGraceMs' | 'jobExpirySec'>): number {
   if (config.jobExpirySec !== undefined) return config.jobExpirySec
   return Math.ceil((config.timeoutMs + config.deployTimeoutMs + config.killGraceMs) / 1000) + 600
+}
+
+/** The team's signature under reply drafts (ATLAS_TEAM_SIGNATURE); read alone by the draft route. */
+export function readTeamSignature(env: AtlasEnv): string {
+  return text(env, 'ATLAS_TEAM_SIGNATURE') ?? "L'équipe Synedre"
 }

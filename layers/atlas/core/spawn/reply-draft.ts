@@ -2,7 +2,7 @@
 // mistral-small-latest: formal register, 3 to 6 sentences, the team's signature) and kept in
 // atlas_reply_drafts for a human to edit, copy or send themselves. The AI never sends it:
 // a human marks it sent, and that is audited with who did (hub_audit).
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../../../db/client'
 import { recordAudit } from '../../../../db/audit'
 import { atlasInbox, atlasMessages, atlasReplyDrafts, type AtlasReplyDraft } from '../../../../db/schema/atlas'
@@ -74,12 +74,13 @@ export async function draftReply(deps: { db: Db, ai: Pick<AiFacade, 'generateCon
     .where(eq(atlasMessages.id, input.messageId))
   if (!row) throw new ReplyDraftError('not_found', `No Atlas message #${input.messageId}.`, 404)
   const [spawn] = await db.select().from(atlasSpawns)
-    .where(and(eq(atlasSpawns.messageId, input.messageId), inArray(atlasSpawns.status, ['succeeded', 'failed']), sql`${atlasSpawns.result} is not null`))
+    // Only a run that did the work (actioned): a failed or escalated one is no news to tell a client.
+    .where(and(eq(atlasSpawns.messageId, input.messageId), eq(atlasSpawns.status, 'succeeded'), eq(atlasSpawns.outcome, 'actioned'), sql`${atlasSpawns.result} is not null`))
     .orderBy(desc(atlasSpawns.endedAt), desc(atlasSpawns.queuedAt))
     .limit(1)
   const result = spawn?.result as { summary?: unknown, reply_draft?: unknown } | null | undefined
   if (!spawn || typeof result?.summary !== 'string') {
-    throw new ReplyDraftError('no_finished_run', `Message #${input.messageId} has no finished run with a result to reply about yet.`, 409)
+    throw new ReplyDraftError('no_finished_run', `Message #${input.messageId} has no run that did the work yet (actioned): nothing to reply about.`, 409)
   }
   const message = row.atlas_messages
   const answer = await deps.ai.generateContent({
@@ -120,6 +121,17 @@ export async function saveReplyDraft(tx: Tx, input: { messageId: number, body: s
     await recordAudit(tx, { actor: input.actor, action: 'atlas_reply_draft_discarded', target: `atlas_message:${input.messageId}`, details: { draftId: old.id, supersededBy: created!.id } })
   }
   return created!
+}
+
+/** A person writes the draft themselves (or keeps their edits over a newer version): it becomes the draft. */
+export async function writeReplyDraft(db: Db, input: { messageId: number, body: string, actor: string }): Promise<AtlasReplyDraft> {
+  const [message] = await db.select({ id: atlasMessages.id }).from(atlasMessages).where(eq(atlasMessages.id, input.messageId))
+  if (!message) throw new ReplyDraftError('not_found', `No Atlas message #${input.messageId}.`, 404)
+  return await db.transaction(async (tx) => {
+    const draft = await saveReplyDraft(tx, input)
+    await recordAudit(tx, { actor: input.actor, action: 'atlas_reply_draft_written', target: `atlas_message:${input.messageId}`, details: { draftId: draft.id, chars: input.body.length } })
+    return draft
+  })
 }
 
 export async function listReplyDrafts(db: Db, messageId: number): Promise<AtlasReplyDraft[]> {

@@ -19,7 +19,7 @@ import { DISABLED_MESSAGE, runOrchestratorCycle } from '../../../core/spawn/orch
 import { launchChromium, runQa } from '../../../core/spawn/qa'
 import { runSpawnWorker } from '../../../core/spawn/worker'
 import { listSpawns, spawnEngineStatus, spawnEvents } from '../../../core/spawn/queries'
-import { draftReply, markReplySent, ReplyDraftError, updateReplyDraft } from '../../../core/spawn/reply-draft'
+import { draftReply, markReplySent, ReplyDraftError, updateReplyDraft, writeReplyDraft } from '../../../core/spawn/reply-draft'
 import { startScriptedModel, type ScriptedModel } from '../../fakes/model'
 import { startEngine, TEAM, type Engine } from '../../fixtures/spawn/engine'
 import { startQaSite, type QaSite } from '../../fixtures/spawn/qa-site'
@@ -240,6 +240,8 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(row.statusReason).toBe('the agent ended in error (the agent exited with code 1) (its result: error_during_execution: API Error: 529 Overloaded); the last checkpoint was salvaged')
     expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_failed'])
     expect((await spawnsOf(db, id))[0]).toMatchObject({ status: 'failed', resultSource: 'checkpoint', result: { status: 'failed', summary: 'The API kept failing.' }, wrapperExitCode: 1 })
+    // Nothing to tell the client about a run that failed.
+    await expect(draftReply({ db, ai: model.facade(db), signature: "L'équipe Synedre" }, { messageId: id, actor: 'alex@studio.example' })).rejects.toMatchObject({ code: 'no_finished_run', statusCode: 409 })
   })
 
   it('finishes the spawn even when the agents registry cannot count it, and logs why', async () => {
@@ -394,6 +396,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const ai = model.facade(db)
     await expect(draftReply({ db, ai, signature: "L'équipe Synedre" }, { messageId: none, actor: 'alex@studio.example' })).rejects.toMatchObject({ code: 'no_finished_run', statusCode: 409 })
     await expect(draftReply({ db, ai, signature: "L'équipe Synedre" }, { messageId: 99_999_999, actor: 'alex@studio.example' })).rejects.toBeInstanceOf(ReplyDraftError)
+    await expect(writeReplyDraft(db, { messageId: 99_999_999, body: 'Madame,', actor: 'alex@studio.example' })).rejects.toMatchObject({ code: 'not_found', statusCode: 404 })
     const id = await classifiedMessage(db, { intent: 'question' })
     await engine.cycle()
     await engine.drain(variant('fast'))

@@ -1,16 +1,23 @@
 import { z } from 'zod'
-import { readSpawnConfig } from '../../../../core/spawn/config'
-import { draftReply, ReplyDraftError } from '../../../../core/spawn/reply-draft'
+import { readTeamSignature } from '../../../../core/spawn/config'
+import { draftReply, ReplyDraftError, writeReplyDraft } from '../../../../core/spawn/reply-draft'
 
-const Body = z.object({ messageId: z.number().int().positive() })
+const Body = z.object({
+  messageId: z.number().int().positive(),
+  /** A person's own text; without it the AI drafts one. */
+  body: z.string().trim().min(1, 'body: the reply cannot be empty').max(20_000).optional(),
+})
 
-// Operator+: drafts the client reply for a finished run through the AI facade
-// (mistral-small-latest). A human edits, copies and sends it; the AI never sends anything.
+// Operator+: a new draft of the client reply, written by the person (body) or drafted from
+// the run that did the work through the AI facade (mistral-small-latest). The draft before is
+// kept in the history. A human copies and sends it; the AI never sends anything.
 export default defineEventHandler(async (event) => {
-  const { messageId } = await readValidatedBody(event, Body.parse)
+  const { messageId, body } = await readValidatedBody(event, Body.parse)
   const user = currentUser(event)
+  const db = await useDb()
   try {
-    return await draftReply({ db: await useDb(), ai: useAiFacade(), signature: readSpawnConfig(process.env).teamSignature }, { messageId, actor: user.email })
+    if (body !== undefined) return { draft: await writeReplyDraft(db, { messageId, body, actor: user.email }) }
+    return await draftReply({ db, ai: useAiFacade(), signature: readTeamSignature(process.env) }, { messageId, actor: user.email })
   }
   catch (error) {
     if (error instanceof ReplyDraftError) throw createError({ statusCode: error.statusCode, statusMessage: error.message, data: { code: error.code } })
