@@ -62,3 +62,9 @@ it('says on the Atlas inbox that the spawn engine is switched off, and how to re
   await status.getByText('The spawn engine is switched off', { exact: true }).waitFor()
   expect(await status.textContent()).toContain('Unset the variable to resume')
 })
+
+it('shows the classifier calibration with its month picker on the Atlas inbox', async () => {
+  await page.goto(`${hub.url}/hub/atlas`)
+  await page.getByTestId('atlas-calibration').waitFor()
+  expect(await page.getByTestId('atlas-calibration-month').isVisible()).toBe(true)
+})

@@ -7,9 +7,11 @@ const Query = z.object({ after: z.coerce.number().int().min(0).optional() })
 const LIVE = new Set(['queued', 'running'])
 const POLL_MS = 1000
 
+// What the page reacts to; how long it has been silent changes every second, so it is sent
+// with a change but does not make one (else every viewer would re-fetch every second).
 function state(spawn: SpawnSummary) {
-  const { id, status, outcome, reason, lastEventAt, lastEventType, silentForMs, possiblyHung, eventCount, agentPid, endedAt } = spawn
-  return { id, status, outcome, reason, lastEventAt, lastEventType, silentForMs, possiblyHung, eventCount, agentPid, endedAt }
+  const { id, status, outcome, reason, lastEventAt, lastEventType, possiblyHung, eventCount, agentPid, endedAt } = spawn
+  return { id, status, outcome, reason, lastEventAt, lastEventType, possiblyHung, eventCount, agentPid, endedAt }
 }
 
 // Server-sent events of a spawn: `spawn-event` for each stored event as it arrives (id = its
@@ -45,7 +47,7 @@ export default defineEventHandler(async (event) => {
       const current = JSON.stringify(state(spawn))
       if (current !== lastState) {
         lastState = current
-        await stream.push({ event: 'spawn', data: current })
+        await stream.push({ event: 'spawn', data: JSON.stringify({ ...state(spawn), silentForMs: spawn.silentForMs }) })
       }
       if (!LIVE.has(spawn.status) && sent === 0 && after >= spawn.eventCount) {
         await stream.push({ event: 'end', data: JSON.stringify({ status: spawn.status, outcome: spawn.outcome }) })
