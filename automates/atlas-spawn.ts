@@ -1,6 +1,7 @@
 // atlas-spawn [--dry-run] [--json] [--limit N]
 // Every 5 minutes, offset 2 (after the collector): the spawn orchestrator. Recovers spawns
-// whose worker is gone, then queues up to 3 eligible messages (classified, intent run /
+// whose worker is gone (a message lost 3 times within the hour goes to a person, and the team
+// is mailed), then queues up to 3 eligible messages (classified, intent run /
 // chantier / question / negociation, no spawn audit within the hour) as pg-boss jobs for the
 // spawn workers, each under its message lease (held → spawn_skipped_lock_held).
 // ATLAS_SPAWN_DISABLED=1 switches it off (it says so and exits 0).
@@ -9,6 +10,7 @@
 import { parseArgs } from 'node:util'
 import { defineAutomate } from '../layers/health/core/automate'
 import { AtlasConfigError } from '../layers/atlas/core/config'
+import { createMailer, readMailConfig } from '../layers/atlas/core/mail/mailer'
 import { readSpawnConfig } from '../layers/atlas/core/spawn/config'
 import { spawnDatabaseUrl } from '../layers/atlas/core/spawn/connection'
 import { DISABLED_MESSAGE, runOrchestratorCycle } from '../layers/atlas/core/spawn/orchestrator'
@@ -17,7 +19,7 @@ import { openSpawnQueue } from '../layers/atlas/core/spawn/queue'
 export default defineAutomate({
   name: 'atlas-spawn',
   description: 'Atlas spawn orchestrator: queues eligible classified messages for the headless agent (at most 3 per cycle), recovers lost spawns.',
-  scope: 'atlas_inbox, atlas_spawns, atlas_audit, ops_locks (message leases) → pg-boss queue atlas-spawn',
+  scope: 'atlas_inbox, atlas_spawns, atlas_audit, ops_locks (message leases), agents counters → pg-boss queue atlas-spawn, team mail',
   async run(ctx) {
     let values
     try {
@@ -32,9 +34,10 @@ export default defineAutomate({
       ctx.log(`[atlas-spawn] --limit must be a whole number ≥ 1, got "${values.limit}"`)
       return 2
     }
-    let config
+    let config, mailConfig
     try {
       config = readSpawnConfig(process.env)
+      mailConfig = readMailConfig(process.env)
     }
     catch (error) {
       if (error instanceof AtlasConfigError) {
@@ -48,8 +51,9 @@ export default defineAutomate({
       return 0
     }
     const queue = await openSpawnQueue({ connectionString: spawnDatabaseUrl(process.env), log: ctx.log })
+    const mail = createMailer({ config: mailConfig, db: ctx.db, log: ctx.log })
     try {
-      const report = await runOrchestratorCycle({ db: ctx.db, queue, config, actor: 'atlas-spawn', host: ctx.host, pid: process.pid, log: ctx.log }, { dryRun: values['dry-run'], limit })
+      const report = await runOrchestratorCycle({ db: ctx.db, queue, config, mail, actor: 'atlas-spawn', host: ctx.host, pid: process.pid, log: ctx.log }, { dryRun: values['dry-run'], limit })
       if (values.json) ctx.log(JSON.stringify(report))
       else {
         ctx.log(`[atlas-spawn] ${report.candidates.length} candidate(s)${values['dry-run'] ? ' (dry run: nothing queued)' : `: ${report.queued.length} queued, ${report.skippedLockHeld.length} skipped (lease held), ${report.stale.length} changed meanwhile`}`
@@ -58,6 +62,7 @@ export default defineAutomate({
       return 0
     }
     finally {
+      mail.close()
       await queue.stop()
     }
   },

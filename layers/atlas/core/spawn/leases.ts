@@ -36,17 +36,28 @@ export interface LeaseKeeper {
   lost: AbortSignal
 }
 
-/** Heartbeats the leases every third of their time to live; `onBeat` runs at each beat. */
-export function keepLeases(db: Db, leases: HeldLease[], ttlMs: number, onBeat?: () => Promise<void>): LeaseKeeper {
+/**
+ * Heartbeats the leases every third of their time to live; `onBeat` runs at each beat. A
+ * missed beat is retried at the next one; when none has succeeded for a whole time to live
+ * (the database unreachable), the leases count as lost: another worker may take the message
+ * by now, so this one must stop its agent.
+ */
+export function keepLeases(db: Db, leases: HeldLease[], ttlMs: number, onBeat?: () => Promise<void>, now = () => Date.now()): LeaseKeeper {
   const controller = new AbortController()
+  let lastBeat = now()
   const timer = setInterval(() => {
     void (async () => {
+      let beaten = true
       for (const lease of leases) {
         try {
           if (!await heartbeatLease(db, lease.name, lease.holder, ttlMs)) controller.abort(new Error(`lease ${lease.name} lost`))
         }
-        catch { /* a missed beat is retried next time; expiry is the backstop */ }
+        catch {
+          beaten = false
+        }
       }
+      if (beaten) lastBeat = now()
+      else if (now() - lastBeat >= ttlMs) controller.abort(new Error(`no heartbeat reached the database for ${Math.round(ttlMs / 1000)} s: the leases have expired`))
       await onBeat?.().catch(() => {})
     })()
   }, Math.max(200, Math.floor(ttlMs / 3)))

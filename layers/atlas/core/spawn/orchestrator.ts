@@ -8,13 +8,16 @@
 //   4. each candidate under its message lease (held → `spawn_skipped_lock_held`): status
 //      `spawn_queued`, a spawn row, and one pg-boss job for the workers.
 import { randomUUID } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
+import { atlasMessages } from '../../../../db/schema/atlas'
 import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
 import { acquireLease, releaseLease, readLease, type LeaseOwner } from '../../../health/core/leases'
 import { recordAtlasAudit } from '../audit'
 import { jobExpirySeconds, type SpawnConfig } from './config'
+import { countInAgentsRegistry, SPAWN_AGENT_CODENAME, type OnSpawnFinished } from './hooks'
 import { messageLeaseName } from './leases'
+import { escalationMail, sendTeamMail, type TeamMail } from './notify'
 import type { SpawnQueue } from './queue'
 
 /** The intents a spawn is for (noise and conseil are never spawned). */
@@ -29,6 +32,10 @@ export interface OrchestratorDeps {
   host: string
   pid: number
   log: (line: string) => void
+  /** The team's mail: told when a message has lost its worker too often and needs a person. */
+  mail?: TeamMail
+  /** The agents registry, told of each spawn lost with its worker (default: its counters). */
+  onSpawnFinished?: OnSpawnFinished
 }
 
 export interface CycleReport {
@@ -147,6 +154,18 @@ export async function sendJob(deps: Pick<OrchestratorDeps, 'db' | 'queue' | 'con
  * A running spawn whose message lease can be taken has no live worker: record what happened
  * and make the message spawnable again. A queued spawn with no live job gets one.
  */
+/** A lost spawn counts as a failed one for the agents registry; the team hears when the message needs a person. */
+async function tellLost(deps: OrchestratorDeps, messageId: number, spawn: { id: string, iteration: number }, lost: { givenUp: boolean, reason: string }): Promise<void> {
+  const ref = `atlas#${messageId}/spawn/${spawn.id}`
+  await (deps.onSpawnFinished ?? countInAgentsRegistry(deps.db))({ agentCodename: SPAWN_AGENT_CODENAME, outcome: 'failed', ref, summary: `message #${messageId}, spawn ${spawn.iteration}: lost with its worker` })
+    .catch(error => deps.log(`[atlas-spawn] ${ref}: the agents registry was not updated (${(error as Error).message})`))
+  if (!lost.givenUp || !deps.mail) return
+  const [message] = await deps.db.select({ id: atlasMessages.id, subject: atlasMessages.subject, fromAddress: atlasMessages.fromAddress }).from(atlasMessages).where(eq(atlasMessages.id, messageId))
+  if (!message) return
+  const mailed = await sendTeamMail(deps.mail, escalationMail(message, lost.reason, {}), { actor: deps.actor, messageId })
+  deps.log(`[atlas-spawn] message #${messageId}: team ${mailed}`)
+}
+
 export async function recover(deps: OrchestratorDeps): Promise<CycleReport['recovered']> {
   const { db } = deps
   const lost: number[] = []
@@ -166,11 +185,20 @@ export async function recover(deps: OrchestratorDeps): Promise<CycleReport['reco
       const done = await db.transaction(async (tx) => {
         const updated = await tx.execute<{ id: string }>(sql`
           update atlas_spawns set status = 'lost', outcome = 'worker_lost', ended_at = now(),
-            reason = ${`the worker ${spawn.host ?? '?'}:${spawn.pid ?? '?'} stopped heartbeating (its lease expired); the message is spawnable again`}
+            reason = ${`the worker ${spawn.host ?? '?'}:${spawn.pid ?? '?'} stopped heartbeating (its lease expired)`}
           where id = ${spawn.id}::uuid and status = 'running' returning id`)
-        if (updated.length === 0) return false
+        if (updated.length === 0) return null
+        const [count] = await tx.execute<{ n: number }>(sql`
+          select count(*)::int as n from atlas_spawns
+          where message_id = ${messageId} and status = 'lost' and ended_at > now() - make_interval(mins => ${deps.config.recentWindowMinutes})`)
+        // A message that keeps losing its worker (it may be what kills it) goes to a person.
+        const givenUp = count!.n >= LOST_SPAWNS_RETRIED
+        const inboxReason = givenUp
+          ? `the spawn worker was lost ${count!.n} times within ${deps.config.recentWindowMinutes} min: a person should look before it runs again`
+          : 'the spawn worker was lost mid-spawn; re-spawnable'
         await tx.execute(sql`
-          update atlas_inbox set status = 'classified', status_reason = ${'the spawn worker was lost mid-spawn; re-spawnable'}, revision = revision + 1, updated_at = now()
+          update atlas_inbox set status = ${givenUp ? 'spawn_failed' : 'classified'}, status_reason = ${inboxReason},
+            needs_human = ${givenUp}, revision = revision + 1, updated_at = now()
           where message_id = ${messageId} and status in ('spawning', 'deploying', 'qa', 'spawn_queued')`)
         await recordAtlasAudit(tx, {
           messageId,
@@ -183,15 +211,17 @@ export async function recover(deps: OrchestratorDeps): Promise<CycleReport['reco
             worker: { host: spawn.host, pid: spawn.pid, id: spawn.worker },
             lease: previous ? { expiredAt: previous.expiresAt.toISOString(), lastHeartbeat: previous.heartbeatAt.toISOString() } : null,
             lastEvent: spawn.last_event_at ? { type: spawn.last_event_type, at: new Date(spawn.last_event_at).toISOString() } : null,
-            next: `the message is back to classified and is spawned again at the next cycle (after ${LOST_SPAWNS_RETRIED} lost spawns within the recent window, once that window has passed)`,
+            lostWithinWindow: count!.n,
+            next: givenUp ? 'needs a person: not spawned again automatically' : 'back to classified: spawned again at the next cycle',
           },
         })
-        return true
+        return { givenUp, reason: inboxReason }
       })
       if (done) {
         lost.push(messageId)
-        deps.log(`[atlas-spawn] message #${messageId}: spawn ${spawn.id} lost (worker ${spawn.host}:${spawn.pid} gone); spawnable again`)
+        deps.log(`[atlas-spawn] message #${messageId}: spawn ${spawn.id} lost (worker ${spawn.host}:${spawn.pid} gone); ${done.givenUp ? 'needs a person' : 'spawnable again'}`)
         if (spawn.job_id) await deps.queue.fail(spawn.job_id, { reason: 'worker_lost' }).catch(() => {})
+        await tellLost(deps, messageId, spawn, done)
       }
     }
     finally {

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../../tests/helpers/databases'
 import { aiConsumption } from '../../../../../db/schema/ai'
-import { atlasAudit, atlasReplyDrafts } from '../../../../../db/schema/atlas'
+import { atlasAudit, atlasInbox, atlasReplyDrafts } from '../../../../../db/schema/atlas'
 import { atlasSpawnEvents, atlasSpawnEventsBase, atlasSpawns } from '../../../../../db/schema/atlas-spawn'
 import { agents, agentsActivity } from '../../../../../db/schema/agents'
 import { hubAudit } from '../../../../../db/schema/hub'
@@ -344,6 +344,35 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(mails).toMatchObject([{ to: TEAM, subject: expect.stringContaining('Escalation') }])
     expect(mails[0]!.text).toContain('HTTP 404')
   }, 180_000)
+
+  it('re-spawns a message whose worker was lost, and hands it to a person (mailing the team) after the third loss within the hour', async () => {
+    const { db } = database()
+    await settle()
+    /** A spawn left running by a worker that died: no live message lease. */
+    async function orphan(messageId: number) {
+      await db.update(atlasInbox).set({ status: 'spawning' }).where(eq(atlasInbox.messageId, messageId))
+      await db.insert(atlasSpawns).values({ messageId, iteration: 1, status: 'running', queuedBy: 'test', host: 'gone-host', pid: 4242, claimedAt: new Date() })
+    }
+    const once = await classifiedMessage(db, { intent: 'run', subject: 'Lost once' })
+    await orphan(once)
+    const thrice = await classifiedMessage(db, { intent: 'run', subject: 'Lost thrice' })
+    for (let i = 0; i < 2; i++) await db.insert(atlasSpawns).values({ messageId: thrice, iteration: 1, status: 'lost', outcome: 'worker_lost', queuedBy: 'test', endedAt: new Date() })
+    await orphan(thrice)
+    const before = engine.sent.length
+    const countersBefore = await orchestrator(thrice)
+    const report = await engine.cycle()
+    expect(report.recovered.lost.sort()).toEqual([once, thrice].sort())
+    // Lost once: back to classified and queued again at once.
+    expect(report.queued.map(q => q.messageId)).toEqual([once])
+    // Lost a third time within the hour: a person decides; the team is told; the registry counts a failure.
+    expect(await inbox(db, thrice)).toMatchObject({ status: 'spawn_failed', needsHuman: true, statusReason: expect.stringContaining('lost 3 times within 60 min') })
+    const lostAudit = (await audits(db, thrice)).find(a => a.action === 'spawn_failed')
+    expect(lostAudit?.details).toMatchObject({ reason: 'worker_lost', lostWithinWindow: 3, next: 'needs a person: not spawned again automatically' })
+    expect(engine.sent.slice(before)).toMatchObject([{ to: TEAM, subject: expect.stringContaining('Escalation — Lost thrice') }])
+    expect((await orchestrator(thrice)).errorCount).toBe(countersBefore.errorCount + 2)
+    expect((await engine.cycle()).queued.map(q => q.messageId)).not.toContain(thrice)
+    await engine.drain(variant('fast'))
+  })
 
   it('keeps to the global and the per-host caps with several workers on several hosts', async () => {
     const { db } = database()
