@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findZombies } from '../../layers/health/core/lock-guardian'
+import { untoldState } from '../../layers/health/core/alert-retell'
 import type { OpsLock } from '../../db/schema'
 
 const now = new Date('2026-11-30T12:00:00Z')
@@ -22,5 +23,16 @@ describe('zombie leases', () => {
     const zombies = findZombies([lease('c', 'here', 666, 0), lease('d', 'here', 42, 0), lease('e', 'elsewhere', 666, 0)], deps)
     expect(zombies.map(z => [z.lock.name, z.why])).toEqual([['c', 'holder_gone']])
     expect(zombies[0]!.message).toContain('666')
+  })
+})
+
+describe('an alert the team was not told of', () => {
+  const now = new Date('2026-11-30T12:00:00Z').getTime()
+  const raised = (hoursAgo: number) => new Date(now - hoursAgo * 3_600_000).toISOString()
+
+  it('is retried for a day, then given up, and only for the kinds the guardian tells', () => {
+    expect(untoldState({ kind: 'zombie_lease', raisedAt: raised(2) }, now)).toBe('not yet: the guardian tries again at each run')
+    expect(untoldState({ kind: 'zombie_lease', raisedAt: raised(25) }, now)).toBe('never: the guardian gave up after a day')
+    expect(untoldState({ kind: 'disk_full', raisedAt: raised(1) }, now)).toBe('not sent')
   })
 })

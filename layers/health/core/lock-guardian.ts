@@ -5,11 +5,10 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import type { OpsAlert, OpsLock } from '../../../db/schema'
+import { RETELL_FOR_MS, RETOLD_KINDS } from './alert-retell'
 export { isProcessAlive } from '../../../db/process'
 
 export const STALE_AFTER_MS = 10 * 60_000
-/** How long an alert that could not be sent is tried again. */
-export const RETELL_FOR_MS = 24 * 3_600_000
 
 export interface LockGuardianDeps {
   db: Db
@@ -74,7 +73,7 @@ export async function guardLocks(deps: LockGuardianDeps, options: { dryRun?: boo
   }
   const since = new Date(deps.now().getTime() - RETELL_FOR_MS)
   const untold = await deps.db.query.opsAlerts.findMany({
-    where: (alerts, { and, eq, gt, isNull }) => and(eq(alerts.kind, 'zombie_lease'), isNull(alerts.notifiedAt), gt(alerts.raisedAt, since)),
+    where: (alerts, { and, gt, inArray, isNull }) => and(inArray(alerts.kind, [...RETOLD_KINDS]), isNull(alerts.notifiedAt), gt(alerts.raisedAt, since)),
     orderBy: (alerts, { asc }) => asc(alerts.id),
   })
   for (const alert of untold) {

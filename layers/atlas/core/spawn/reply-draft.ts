@@ -10,7 +10,7 @@ import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
 import { clients } from '../../../../db/schema/clients'
 import type { AiFacade } from '../../../ai/core/facade'
 import { clip } from '../text'
-import { countSentences, REPLY_SENTENCES } from './reply-style'
+import { REPLY_SENTENCES, replySentences } from './reply-style'
 
 export const REPLY_DRAFT_FEATURE = 'atlas_reply_draft'
 export const REPLY_DRAFT_PROVIDER = 'mistral'
@@ -106,7 +106,7 @@ export async function draftReply(deps: { db: Db, ai: Pick<AiFacade, 'generateCon
     })
     return created
   })
-  return { draft, provider: answer.provider, model: answer.model, offline: answer.offline, sentences: countSentences(body.replace(deps.signature, '')) }
+  return { draft, provider: answer.provider, model: answer.model, offline: answer.offline, sentences: replySentences(body) }
 }
 
 /**
