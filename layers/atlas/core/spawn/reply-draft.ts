@@ -114,6 +114,8 @@ export async function draftReply(deps: { db: Db, ai: Pick<AiFacade, 'generateCon
  * the one before, which stays in the history with its text (audited as superseded).
  */
 export async function saveReplyDraft(tx: Tx, input: { messageId: number, body: string, actor: string }): Promise<AtlasReplyDraft> {
+  // Two saves at once (the worker, a person) take turns on the message's inbox row.
+  await tx.execute(sql`select 1 from atlas_inbox where message_id = ${input.messageId} for update`)
   const superseded = await tx.update(atlasReplyDrafts).set({ status: 'discarded', updatedAt: new Date() })
     .where(and(eq(atlasReplyDrafts.messageId, input.messageId), eq(atlasReplyDrafts.status, 'draft'))).returning({ id: atlasReplyDrafts.id })
   const [created] = await tx.insert(atlasReplyDrafts).values({ messageId: input.messageId, body: input.body, status: 'draft', createdBy: input.actor }).returning()
