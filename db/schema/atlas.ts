@@ -135,6 +135,8 @@ export const atlasReplyDrafts = pgTable('atlas_reply_drafts', {
   sentAt: timestamp('sent_at', { withTimezone: true }),
 }, table => [
   index('atlas_reply_drafts_message_idx').on(table.messageId, table.createdAt),
+  // One draft per message at a time: a new one discards the one before (saveReplyDraft).
+  uniqueIndex('atlas_reply_drafts_one_draft_idx').on(table.messageId).where(sql`${table.status} = 'draft'`),
   check('atlas_reply_drafts_status_check', sql`${table.status} in ('draft', 'sent', 'discarded')`),
 ])
 

@@ -458,5 +458,9 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const drafts = await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, id)).orderBy(atlasReplyDrafts.id)
     expect(drafts.map(d => [d.createdBy, d.status])).toEqual([['atlas-spawn-worker', 'discarded'], ['alex@studio.example', 'sent']])
     expect(drafts[0]!.body).toContain('Bonjour, le formulaire de contact est corrigé.')
+    // The database holds one draft per message at most, whoever writes.
+    await writeReplyDraft(db, { messageId: id, body: 'Madame,', actor: 'alex@studio.example' })
+    await expect(db.insert(atlasReplyDrafts).values({ messageId: id, body: 'a second draft', status: 'draft', createdBy: 'test' })).rejects.toMatchObject({ cause: { code: '23505', constraint_name: 'atlas_reply_drafts_one_draft_idx' } })
+    expect((await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, id))).filter(d => d.status === 'draft')).toHaveLength(1)
   })
 })
