@@ -50,7 +50,7 @@ describeOnBothDatabases('Work registries', (database) => {
     const { db } = database()
     const m = await message()
     expect(await latestReplyDraft(db, [m.id])).toBeNull()
-    await db.insert(atlasReplyDrafts).values({ messageId: m.id, body: 'first', createdBy: 'atlas', updatedAt: new Date(Date.now() - 1000) })
+    await db.insert(atlasReplyDrafts).values({ messageId: m.id, body: 'first', status: 'sent', createdBy: 'atlas', updatedAt: new Date(Date.now() - 1000) })
     const [second] = await db.insert(atlasReplyDrafts).values({ messageId: m.id, body: 'second', createdBy: 'atlas' }).returning()
     await db.insert(atlasReplyDrafts).values({ messageId: m.id, body: 'thrown away', status: 'discarded', createdBy: 'atlas', updatedAt: new Date(Date.now() + 1000) })
     expect(await latestReplyDraft(db, [m.id])).toEqual({ id: second!.id, body: 'second' })
