@@ -4,7 +4,7 @@
 //                        process already serves it, reached at the address it published.
 import { join } from 'node:path'
 import { connectDatabase, type Database } from './connection'
-import { findRunningEmbedded, startEmbeddedServer } from './embedded'
+import { findAnsweringEmbedded, startEmbeddedServer } from './embedded'
 
 export type { Database, Db, Sql, Tx } from './connection'
 export { redactUrl } from './connection'
@@ -23,7 +23,8 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.databaseUrl) return await connectDatabase(options.databaseUrl, { max: options.max })
   const dataDir = options.dataDir ?? defaultDataDir()
-  const running = findRunningEmbedded(dataDir)
+  // Trusted only when it answers with our password; a stale owner file is removed (and said so).
+  const running = await findAnsweringEmbedded(dataDir)
   const server = running ? null : await startEmbeddedServer(dataDir)
   try {
     const database = await connectDatabase(running ?? server!.url, { max: options.max, kind: 'embedded' })

@@ -1,20 +1,29 @@
 // Serves one PGlite instance to many postgres.js connections on a loopback port.
 //
-// pglite-socket's own queue interleaves the messages of different connections one by one,
-// so two clients using the extended protocol (Parse/Bind/Execute/Sync, which postgres.js
-// always uses) corrupt each other's unnamed statement ("bind message supplies 2
-// parameters, but prepared statement requires 5"), and a failed message stalls its queue
-// for good. This queue keeps a connection's turn from its first extended-protocol message
-// to its Sync, and for the whole of an explicit transaction, and never stalls.
+// PGlite has ONE backend session for everyone, so this multiplexer is what makes it behave
+// like a server with one session per connection:
+// - turns: a connection keeps the backend from its first extended-protocol message to its
+//   Sync, and for the whole of an explicit transaction (messages of different connections
+//   interleaved corrupt each other's unnamed statement);
+// - isolation: when the backend passes from one connection to another, the session is
+//   reset (settings, role, temporary tables, cursors, LISTEN, sequences' currval), and each
+//   connection's prepared statements and portals carry its own name prefix;
+// - idle transactions: a connection holding the backend without sending anything for
+//   idleTransactionTimeoutMs is rolled back and disconnected, so it cannot stall the hub;
+// - a password (MD5 exchange), since the port is reachable by every local user.
 import { createServer, type Server, type Socket } from 'node:net'
+import { randomBytes } from 'node:crypto'
 import type { PGlite } from '@electric-sql/pglite'
-import { PGLiteSocketHandler } from '@electric-sql/pglite-socket'
-
-type Handler = PGLiteSocketHandler
+import {
+  CANCEL_REQUEST, GSSENC_REQUEST, PROTOCOL_3, SSL_REQUEST, completeMessageLength, errorResponse, md5PasswordRequest,
+  namespaceNames, passwordMatches, queryText, readyForQuery, startupParameters, textRows,
+} from './embedded-wire'
 
 interface Pending {
   handlerId: number
-  message: Uint8Array
+  message?: Uint8Array
+  /** Work run by the multiplexer itself in this connection's turn (not PGlite protocol). */
+  run?: () => Promise<void>
   onData: (data: Uint8Array) => void
   resolve: (bytes: number) => void
   reject: (error: unknown) => void
@@ -24,8 +33,15 @@ const SYNC = 0x53
 const SIMPLE_QUERY = 0x51
 const TERMINATE = 0x58
 const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4])
+/** DISCARD ALL but DEALLOCATE ALL of protocol statements (names are per connection) and the advisory-lock release. */
+const RESET_SESSION = 'CLOSE ALL; RESET SESSION AUTHORIZATION; RESET ALL; UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES; '
+  // SQL-level PREPARE has no per-connection name: those are dropped too.
+  + 'DO $$DECLARE s text; BEGIN FOR s IN SELECT name FROM pg_prepared_statements WHERE from_sql LOOP EXECUTE format(\'DEALLOCATE %I\', s); END LOOP; END$$'
+/** The one command the multiplexer answers itself: a pg_dump of the database (see scripts/db-backup.ts). */
+export const DUMP_COMMAND = 'SYNEDRE DUMP'
+export const DEFAULT_IDLE_TX_TIMEOUT_MS = 5000
 
-/** A simple-protocol Query message. PGlite's exec() takes the lock runExclusive already holds. */
+/** A simple-protocol Query message. */
 function simpleQuery(text: string): Uint8Array {
   const body = Buffer.from(`${text}\0`, 'utf8')
   const message = Buffer.alloc(5 + body.length)
@@ -41,8 +57,15 @@ export class ProtocolQueue {
   /** The connection whose turn it is (mid extended-protocol sequence or transaction). */
   private owner: number | null = null
   private midSequence = false
+  /** The connection whose messages ran last: another one gets a reset session first. */
+  private lastHandler: number | null = null
+  private idleTimer: NodeJS.Timeout | undefined
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly idleTransactionTimeoutMs = DEFAULT_IDLE_TX_TIMEOUT_MS,
+    private readonly onIdleTimeout: (handlerId: number) => void = () => {},
+  ) {}
 
   enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -51,8 +74,20 @@ export class ProtocolQueue {
     })
   }
 
+  /** Runs work in handlerId's turn, with the backend to itself (no PGlite lock held). */
+  runInTurn(handlerId: number, run: () => Promise<void>): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ handlerId, run, onData: () => {}, resolve, reject })
+      void this.process()
+    })
+  }
+
   getQueueLength(): number {
     return this.queue.length
+  }
+
+  ownsBackend(handlerId: number): boolean {
+    return this.owner === handlerId
   }
 
   clearQueueForHandler(handlerId: number): void {
@@ -63,16 +98,35 @@ export class ProtocolQueue {
     })
   }
 
-  /** A connection went away: end its sequence and roll back its transaction, then go on. */
-  async clearTransactionIfNeeded(handlerId: number): Promise<void> {
-    if (this.owner !== handlerId) return
+  /** A connection went away: end its sequence, roll back its transaction, drop its statements. */
+  async release(handlerId: number, statements: Iterable<string> = []): Promise<void> {
+    if (this.owner === handlerId) await this.endTurn()
+    const names = [...statements]
+    if (names.length) {
+      // In its own turn, so never inside another connection's transaction.
+      await this.runInTurn(handlerId, () => this.db.runExclusive(async () => {
+        await this.discard(simpleQuery(names.map(name => `DEALLOCATE "${name.replaceAll('"', '""')}"`).join('; '))).catch(() => {})
+      })).catch(() => {})
+    }
+  }
+
+  private async endTurn(): Promise<void> {
+    this.clearIdleTimer()
     await this.db.runExclusive(async () => {
-      if (this.midSequence) await this.db.execProtocolRaw(SYNC_MESSAGE).catch(() => {})
-      if (this.db.isInTransaction()) await this.db.execProtocolRaw(simpleQuery('ROLLBACK')).catch(() => {})
+      if (this.midSequence) await this.discard(SYNC_MESSAGE).catch(() => {})
+      if (this.db.isInTransaction()) await this.discard(simpleQuery('ROLLBACK')).catch(() => {})
     })
     this.owner = null
     this.midSequence = false
     void this.process()
+  }
+
+  /**
+   * Runs a message of the multiplexer's own and drops its answer. Through the stream API:
+   * PGlite's execProtocolRaw leaves its output to be delivered with the next message's.
+   */
+  private async discard(message: Uint8Array): Promise<void> {
+    await this.db.execProtocolRawStream(message, { onRawData: () => {} })
   }
 
   private next(): Pending | undefined {
@@ -81,15 +135,47 @@ export class ProtocolQueue {
     return index === -1 ? undefined : this.queue.splice(index, 1)[0]
   }
 
+  private clearIdleTimer(): void {
+    clearTimeout(this.idleTimer)
+    this.idleTimer = undefined
+  }
+
+  private armIdleTimer(): void {
+    if (this.idleTimer || this.owner === null) return
+    const owner = this.owner
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined
+      if (this.owner !== owner || this.processing) return
+      this.clearQueueForHandler(owner)
+      void this.endTurn().then(() => this.onIdleTimeout(owner))
+    }, this.idleTransactionTimeoutMs)
+    this.idleTimer.unref()
+  }
+
   private async process(): Promise<void> {
     if (this.processing) return
     this.processing = true
     try {
       for (let item = this.next(); item; item = this.next()) {
-        const type = item.message[0]
+        this.clearIdleTimer()
+        if (this.lastHandler !== null && this.lastHandler !== item.handlerId && this.owner === null) {
+          await this.db.runExclusive(() => this.discard(simpleQuery(RESET_SESSION))).catch(() => {})
+        }
+        this.lastHandler = item.handlerId
+        if (item.run) {
+          try {
+            await item.run()
+            item.resolve(0)
+          }
+          catch (error) {
+            item.reject(error)
+          }
+          continue
+        }
+        const type = item.message![0]
         let bytes = 0
         try {
-          await this.db.runExclusive(() => this.db.execProtocolRawStream(item!.message, {
+          await this.db.runExclusive(() => this.db.execProtocolRawStream(item!.message!, {
             onRawData: (data) => {
               bytes += data.length
               item!.onData(data)
@@ -105,6 +191,7 @@ export class ProtocolQueue {
         this.midSequence = type !== 0 && type !== SYNC && type !== SIMPLE_QUERY && type !== TERMINATE
         this.owner = this.midSequence || this.db.isInTransaction() ? item.handlerId : null
       }
+      this.armIdleTimer()
     }
     finally {
       this.processing = false
@@ -117,23 +204,151 @@ export interface EmbeddedSocketServer {
   stop: () => Promise<void>
 }
 
-export async function serveOverSocket(db: PGlite, options: { host: string, port: number, maxConnections: number }): Promise<EmbeddedSocketServer> {
-  const queue = new ProtocolQueue(db)
-  const handlers = new Set<Handler>()
-  const sockets = new Set<Socket>()
+export interface SocketOptions {
+  host: string
+  port: number
+  maxConnections: number
+  /** Required of every client (MD5 exchange); none: PGlite's own trust, for tests of other databases. */
+  password?: string
+  idleTransactionTimeoutMs?: number
+  log?: (line: string) => void
+}
+
+let nextHandlerId = 1
+
+/** One client connection: start-up and password, then its messages through the queue in order. */
+class Connection {
+  readonly id = nextHandlerId++
+  readonly address: string
+  private buffer = Buffer.alloc(0)
+  private state: 'startup' | 'password' | 'ready' | 'closed' = 'startup'
+  private pumping = false
+  private startup: Buffer | undefined
+  private user = ''
+  private readonly salt = randomBytes(4)
+  readonly statements = new Set<string>()
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly queue: ProtocolQueue,
+    private readonly db: PGlite,
+    private readonly options: SocketOptions,
+    private readonly onClose: (connection: Connection) => void,
+  ) {
+    this.address = `${socket.remoteAddress ?? 'unknown'}:${socket.remotePort ?? 0}`
+    socket.setNoDelay(true)
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk
+      void this.pump()
+    })
+    socket.on('error', () => this.close())
+    socket.on('close', () => this.close())
+  }
+
+  close(): void {
+    if (this.state === 'closed') return
+    this.state = 'closed'
+    this.socket.destroy()
+    this.queue.clearQueueForHandler(this.id)
+    void this.queue.release(this.id, this.statements).finally(() => this.onClose(this))
+  }
+
+  private write(data: Uint8Array): void {
+    if (data.length && this.socket.writable) this.socket.write(data)
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return
+    this.pumping = true
+    try {
+      while (this.state !== 'closed') {
+        const startup = this.state === 'startup'
+        const length = completeMessageLength(this.buffer, startup)
+        if (!length) break
+        const message = this.buffer.subarray(0, length)
+        this.buffer = this.buffer.subarray(length)
+        await this.handle(message, startup)
+      }
+    }
+    catch (error) {
+      if (this.state !== 'closed') this.options.log?.(`embedded database: connection from ${this.address} failed: ${(error as Error).message}`)
+      this.close()
+    }
+    finally {
+      this.pumping = false
+    }
+  }
+
+  private async handle(message: Buffer, startup: boolean): Promise<void> {
+    if (startup) {
+      const code = message.readInt32BE(4)
+      if (code === SSL_REQUEST || code === GSSENC_REQUEST) return this.write(Buffer.from('N'))
+      if (code === CANCEL_REQUEST || code !== PROTOCOL_3) return this.close()
+      this.startup = Buffer.from(message)
+      this.user = startupParameters(message).user ?? ''
+      if (this.options.password === undefined) return await this.ready()
+      this.state = 'password'
+      return this.write(md5PasswordRequest(this.salt))
+    }
+    if (this.state === 'password') {
+      if (message[0] === 0x70 && passwordMatches(message, this.user, this.options.password!, this.salt)) return await this.ready()
+      this.options.log?.(`embedded database: refused a connection from ${this.address} (wrong password for user "${this.user}")`)
+      this.write(errorResponse('FATAL', '28P01', `password authentication failed for user "${this.user}"`))
+      return this.close()
+    }
+    if (message[0] === TERMINATE) return this.close()
+    if (message[0] === SIMPLE_QUERY && queryText(message).trim().toUpperCase() === DUMP_COMMAND) return await this.dump()
+    const seen: { parsed?: string, closed?: string } = {}
+    const renamed = namespaceNames(message, `sy${this.id}_`, seen)
+    if (seen.parsed) this.statements.add(seen.parsed)
+    if (seen.closed) this.statements.delete(seen.closed)
+    await this.queue.enqueue(this.id, renamed, data => this.write(data))
+  }
+
+  private async ready(): Promise<void> {
+    this.state = 'ready'
+    await this.queue.enqueue(this.id, this.startup!, data => this.write(data))
+  }
+
+  /** pg_dump inside this process (it needs the PGlite instance), in this connection's turn. */
+  private async dump(): Promise<void> {
+    if (this.queue.ownsBackend(this.id)) {
+      this.write(errorResponse('ERROR', '25001', `${DUMP_COMMAND} cannot run inside a transaction`))
+      return this.write(readyForQuery('T'))
+    }
+    await this.queue.runInTurn(this.id, async () => {
+      const { pgDump } = await import('@electric-sql/pglite-tools/pg_dump')
+      try {
+        const file = await pgDump({ pg: this.db, args: ['--rows-per-insert=500'] })
+        const text = await file.text()
+        const chunks: string[] = []
+        for (let at = 0; at < text.length; at += 1 << 20) chunks.push(text.slice(at, at + (1 << 20)))
+        this.write(textRows('dump', chunks))
+      }
+      catch (error) {
+        this.options.log?.(`embedded database: the dump asked by ${this.address} failed: ${(error as Error).message}`)
+        this.write(errorResponse('ERROR', 'XX000', `pg_dump failed: ${(error as Error).message}`))
+        this.write(readyForQuery())
+      }
+    })
+  }
+}
+
+export async function serveOverSocket(db: PGlite, options: SocketOptions): Promise<EmbeddedSocketServer> {
+  const connections = new Map<number, Connection>()
+  const timeoutMs = options.idleTransactionTimeoutMs ?? DEFAULT_IDLE_TX_TIMEOUT_MS
+  const queue = new ProtocolQueue(db, timeoutMs, (handlerId) => {
+    const connection = connections.get(handlerId)
+    options.log?.(`embedded database: rolled back the transaction of ${connection?.address ?? `connection ${handlerId}`}, idle for ${timeoutMs} ms while holding the database, and disconnected it`)
+    connection?.close()
+  })
   const server: Server = createServer((socket) => {
-    if (handlers.size >= options.maxConnections) {
+    if (connections.size >= options.maxConnections) {
       socket.destroy()
       return
     }
-    sockets.add(socket)
-    socket.once('close', () => sockets.delete(socket))
-    // The handler only calls enqueue / clearQueueForHandler / clearTransactionIfNeeded.
-    const handler = new PGLiteSocketHandler({ queryQueue: queue as unknown as ConstructorParameters<typeof PGLiteSocketHandler>[0]['queryQueue'], closeOnDetach: true })
-    handlers.add(handler)
-    handler.addEventListener('close', () => handlers.delete(handler))
-    handler.addEventListener('error', () => handlers.delete(handler))
-    void handler.attach(socket)
+    const connection = new Connection(socket, queue, db, options, closed => connections.delete(closed.id))
+    connections.set(connection.id, connection)
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -143,9 +358,9 @@ export async function serveOverSocket(db: PGlite, options: { host: string, port:
   return {
     port: typeof address === 'object' && address ? address.port : options.port,
     stop: async () => {
-      await Promise.all([...handlers].map(handler => handler.detach(true)))
-      for (const socket of sockets) socket.destroy()
-      await new Promise<void>(resolve => server.close(() => resolve()))
+      const closing = new Promise<void>(resolve => server.close(() => resolve()))
+      for (const connection of connections.values()) connection.close()
+      await closing
     },
   }
 }

@@ -68,6 +68,18 @@ runCli(async () => {
   if (!values['no-supervisor']) readCrontab(crontabFile)
 
   const dataDir = defaultDataDir()
+  // Ctrl-C reaches the launcher more than once (the terminal signals the whole group, npm
+  // forwards it again, people press twice): every signal after the first is absorbed, so
+  // the shutdown below always runs to its end, the database closed and its owner file removed.
+  let signals = 0
+  let requestStop = () => {}
+  const stopRequested = new Promise<void>(resolve => requestStop = resolve)
+  const onSignal = () => {
+    if (++signals > 1) log('already stopping: the database is being closed…')
+    requestStop()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, max: 5 })
   let server: ChildProcess | undefined
   let supervisor: Awaited<ReturnType<typeof startSupervisor>> | undefined
@@ -120,11 +132,10 @@ runCli(async () => {
     log(`hub ready at ${url}`)
 
     const exitCode = await new Promise<number>((resolve) => {
-      process.once('SIGINT', () => resolve(0))
-      process.once('SIGTERM', () => resolve(0))
+      void stopRequested.then(() => resolve(0))
       server!.once('exit', (code) => {
-        if (!stopping) log(`the hub server stopped unexpectedly (exit ${code}).`)
-        resolve(stopping ? 0 : 1)
+        if (!stopping && !signals) log(`the hub server stopped unexpectedly (exit ${code}).`)
+        resolve(stopping || signals ? 0 : 1)
       })
     })
     await shutdown()
