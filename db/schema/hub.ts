@@ -1,4 +1,4 @@
-import { bigserial, boolean, check, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 
 export const HUB_ROLES = ['founder', 'operator', 'viewer'] as const
@@ -14,6 +14,8 @@ export const hubUsers = pgTable('hub_users', {
   active: boolean('active').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+  /** Sealed into each session cookie; bumped by sign-out and password change, so older cookies stop working. */
+  sessionVersion: integer('session_version').notNull().default(1),
 }, table => [
   check('hub_users_role_check', sql`${table.role} in ('founder', 'operator', 'viewer')`),
 ])
@@ -27,6 +29,20 @@ export const hubAudit = pgTable('hub_audit', {
   target: text('target'),
   details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
 }, table => [index('hub_audit_at_idx').on(table.at)])
+
+/**
+ * Failed sign-ins of the last hour, by account and by address: the limiter counts them
+ * (growing waits), hub_audit keeps the record. Old rows are pruned by the sign-in route.
+ */
+export const hubSignInFailures = pgTable('hub_sign_in_failures', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  email: text('email').notNull(),
+  address: text('address').notNull(),
+}, table => [
+  index('hub_sign_in_failures_email_idx').on(table.email, table.at),
+  index('hub_sign_in_failures_address_idx').on(table.address, table.at),
+])
 
 export type HubUser = typeof hubUsers.$inferSelect
 export type HubAuditEntry = typeof hubAudit.$inferSelect

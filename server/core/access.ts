@@ -13,6 +13,7 @@ const PUBLIC: Array<[string, string]> = [
 /** Writes any signed-in person may make about their own session. */
 const OWN_SESSION: Array<[string, RegExp]> = [
   ['DELETE', /^\/api\/_auth\/session$/],
+  ['POST', /^\/api\/auth\/password$/],
 ]
 
 const FOUNDER_ONLY: Array<[string, RegExp]> = [

@@ -3,9 +3,10 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/connection'
 import { hubUsers, type HubRole, type HubUser } from '../../db/schema'
 import { recordAudit } from '../../db/audit'
-import { hashPassword, verifyPassword } from './passwords'
+import { hashPassword } from './passwords'
+import { passwordProblem } from './password-policy'
 
-export const MIN_PASSWORD_LENGTH = 12
+export { MIN_PASSWORD_LENGTH } from './password-policy'
 
 export class UserInputError extends Error {}
 
@@ -18,7 +19,8 @@ export interface NewUser { email: string, name?: string, role: HubRole, password
 export async function createUser(db: Db, input: NewUser, actor: string): Promise<HubUser> {
   const email = normaliseEmail(input.email)
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UserInputError(`"${input.email}" is not an email address`)
-  if (input.password.length < MIN_PASSWORD_LENGTH) throw new UserInputError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`)
+  const problem = passwordProblem(input.password, email)
+  if (problem) throw new UserInputError(problem)
   const passwordHash = await hashPassword(input.password)
   return await db.transaction(async (tx) => {
     const [user] = await tx.insert(hubUsers)
@@ -38,15 +40,6 @@ export async function countFounders(db: Db): Promise<number> {
 
 export async function findUserById(db: Db, id: string): Promise<HubUser | undefined> {
   return await db.query.hubUsers.findFirst({ where: eq(hubUsers.id, id) })
-}
-
-/** The user when the email and password match an active account; undefined otherwise. */
-export async function authenticate(db: Db, email: string, password: string): Promise<HubUser | undefined> {
-  const user = await db.query.hubUsers.findFirst({ where: eq(hubUsers.email, normaliseEmail(email)) })
-  if (!user || !user.active) return undefined
-  if (!await verifyPassword(user.passwordHash, password)) return undefined
-  await db.update(hubUsers).set({ lastLoginAt: sql`now()` }).where(eq(hubUsers.id, user.id))
-  return user
 }
 
 /** First start: a founder from HUB_ADMIN_EMAIL / HUB_ADMIN_PASSWORD when there is none yet. */

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../helpers/databases'
-import { authenticate, createUser, ensureFirstFounder, UserInputError } from '../../server/core/users'
+import { createUser, ensureFirstFounder, UserInputError } from '../../server/core/users'
+import { signIn } from '../../server/core/sign-in'
 import { listAutomations, setAutomationActive, syncAutomations } from '../../layers/health/core/automations'
 import { openRun, closeRun } from '../../layers/health/core/cron-runs'
 
@@ -16,12 +17,31 @@ describeOnBothDatabases('hub users', (database) => {
     expect(audit.map(a => [a.action, a.target])).toContainEqual(['user_created', 'founder@studio.test'])
   })
 
-  it('authenticates by email and password, case-insensitively on the email only', async () => {
+  it('authenticates by email and password, case-insensitively on the email only, auditing failures without the password', async () => {
     const { db } = database()
     await createUser(db, { email: 'op@studio.test', role: 'operator', password: 'operator-password' }, 'test')
-    expect(await authenticate(db, 'OP@studio.test', 'operator-password')).toMatchObject({ role: 'operator' })
-    expect(await authenticate(db, 'op@studio.test', 'Operator-password')).toBeUndefined()
-    expect(await authenticate(db, 'nobody@studio.test', 'operator-password')).toBeUndefined()
+    const at = { address: '192.0.2.7' }
+    expect(await signIn(db, { email: 'OP@studio.test', password: 'operator-password', ...at })).toMatchObject({ ok: true, user: { role: 'operator' } })
+    expect(await signIn(db, { email: 'op@studio.test', password: 'Operator-password', ...at })).toEqual({ ok: false, reason: 'invalid' })
+    expect(await signIn(db, { email: 'nobody@studio.test', password: 'operator-password', ...at })).toEqual({ ok: false, reason: 'invalid' })
+    const failures = await db.query.hubAudit.findMany({ where: (a, { eq }) => eq(a.action, 'sign_in_failed') })
+    expect(failures.map(a => [a.target, a.details])).toEqual([
+      ['op@studio.test', { address: '192.0.2.7', reason: 'wrong_password' }],
+      ['nobody@studio.test', { address: '192.0.2.7', reason: 'unknown_account' }],
+    ])
+    expect(JSON.stringify(failures)).not.toMatch(/operator-password/i)
+  })
+
+  it('makes an account wait after ten failures, without touching another account', async () => {
+    const { db } = database()
+    await createUser(db, { email: 'target@studio.test', role: 'viewer', password: 'target-password-9' }, 'test')
+    for (let i = 0; i < 10; i++) {
+      expect(await signIn(db, { email: 'target@studio.test', password: `guess-${i}`, address: `198.51.100.${i}` })).toEqual({ ok: false, reason: 'invalid' })
+    }
+    const locked = await signIn(db, { email: 'target@studio.test', password: 'target-password-9', address: '203.0.113.1' })
+    expect(locked).toMatchObject({ ok: false, reason: 'limited' })
+    expect((locked as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(20)
+    expect(await signIn(db, { email: 'op@studio.test', password: 'operator-password', address: '198.51.100.1' })).toMatchObject({ ok: true })
   })
 
   it('refuses a duplicate email, a bad email and a short password without writing', async () => {
@@ -29,7 +49,10 @@ describeOnBothDatabases('hub users', (database) => {
     await expect(createUser(db, { email: 'op@studio.test', role: 'viewer', password: 'another-password' }, 'test')).rejects.toThrow(/already exists/)
     await expect(createUser(db, { email: 'not-an-email', role: 'viewer', password: 'another-password' }, 'test')).rejects.toBeInstanceOf(UserInputError)
     await expect(createUser(db, { email: 'v@studio.test', role: 'viewer', password: 'short' }, 'test')).rejects.toThrow(/at least 12/)
-    expect((await db.query.hubUsers.findMany()).map(u => u.email).sort()).toEqual(['founder@studio.test', 'op@studio.test'])
+    await expect(createUser(db, { email: 'v@studio.test', role: 'viewer', password: 'aaaaaaaaaaaa' }, 'test')).rejects.toThrow(/repeats/)
+    await expect(createUser(db, { email: 'v@studio.test', role: 'viewer', password: 'Password1234!' }, 'test')).rejects.toThrow(/most common/)
+    await expect(createUser(db, { email: 'v@studio.test', role: 'viewer', password: 'qwertyuiop123' }, 'test')).rejects.toThrow(/most common/)
+    expect((await db.query.hubUsers.findMany()).map(u => u.email).sort()).toEqual(['founder@studio.test', 'op@studio.test', 'target@studio.test'])
   })
 })
 

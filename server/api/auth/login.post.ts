@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { authenticate } from '../../core/users'
+import { signIn } from '../../core/sign-in'
 import { recordAudit } from '../../../db/audit'
 
 const Body = z.object({
@@ -10,11 +10,22 @@ const Body = z.object({
 export default defineEventHandler(async (event) => {
   const { email, password } = await readValidatedBody(event, Body.parse)
   const db = await useDb()
-  const user = await authenticate(db, email, password)
-  if (!user) {
+  // The connection's own address: a forwarded header is the client's to invent.
+  const address = getRequestIP(event) ?? 'unknown'
+  const result = await signIn(db, { email, password, address })
+  if (!result.ok && result.reason === 'limited') {
+    setResponseHeader(event, 'retry-after', String(result.retryAfterSeconds))
+    throw createError({
+      statusCode: 429,
+      statusMessage: `Too many failed sign-ins for this account or address: try again in ${result.retryAfterSeconds} s.`,
+      data: { code: 'too_many_attempts', retryAfterSeconds: result.retryAfterSeconds },
+    })
+  }
+  if (!result.ok) {
     throw createError({ statusCode: 401, statusMessage: 'Wrong email or password.', data: { code: 'invalid_credentials' } })
   }
-  await setUserSession(event, { user: { id: user.id, email: user.email, name: user.name, role: user.role } })
-  await recordAudit(db, { actor: user.email, action: 'signed_in' })
+  const { user } = result
+  await setUserSession(event, { user: { id: user.id, email: user.email, name: user.name, role: user.role }, version: user.sessionVersion })
+  await recordAudit(db, { actor: user.email, action: 'signed_in', details: { address } })
   return { user: { id: user.id, email: user.email, name: user.name, role: user.role } }
 })

@@ -1,0 +1,20 @@
+// A signed-in person changes their own password: every other session of theirs ends
+// (the session version moves on), this one is sealed again with the new version.
+import { z } from 'zod'
+import { changePassword } from '../../core/sessions'
+
+const Body = z.object({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: z.string().min(1).max(1024),
+})
+
+export default defineEventHandler(async (event) => {
+  const me = currentUser(event)
+  const { currentPassword, newPassword } = await readValidatedBody(event, Body.parse)
+  const result = await changePassword(await useDb(), me.id, currentPassword, newPassword)
+  if (!result.ok) {
+    throw createError({ statusCode: result.status, statusMessage: result.message, data: { code: result.code } })
+  }
+  await replaceUserSession(event, { user: me, version: result.sessionVersion })
+  return { changed: true }
+})

@@ -1,0 +1,84 @@
+// What every request must respect before a route sees it: the security headers, the body
+// size, JSON only for state-changing requests, and the same-origin rule. Framework-free so
+// the unit tests and the middleware share it.
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+/** Routes allowed a larger body than the default (none needs one yet). */
+const BODY_LIMITS: Array<[RegExp, number]> = []
+
+export function bodyLimitFor(path: string, env: NodeJS.ProcessEnv = process.env): number {
+  const configured = Number(env.HUB_BODY_LIMIT_BYTES)
+  const base = Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_BODY_LIMIT
+  return BODY_LIMITS.find(([pattern]) => pattern.test(path))?.[1] ?? base
+}
+
+export const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** Headers on every response; pages get their CSP with script hashes (server/plugins/security-headers.ts). */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  // JSON and files: nothing to run, nothing to frame.
+  'content-security-policy': 'default-src \'none\'; frame-ancestors \'none\'; base-uri \'none\'; form-action \'none\'',
+}
+
+/** The CSP of a hub page: its own inline scripts by hash, everything else from itself. */
+export function pageCsp(scriptHashes: string[]): string {
+  return [
+    'default-src \'self\'',
+    `script-src 'self' ${scriptHashes.map(hash => `'sha256-${hash}'`).join(' ')}`.trim(),
+    // Nuxt UI sets colours and positions through style attributes and inline <style>.
+    'style-src \'self\' \'unsafe-inline\'',
+    'img-src \'self\' data: blob:',
+    'font-src \'self\' data:',
+    'connect-src \'self\'',
+    'object-src \'none\'',
+    'base-uri \'self\'',
+    'form-action \'self\'',
+    'frame-ancestors \'none\'',
+  ].join('; ')
+}
+
+/** The inline scripts of an HTML page (not JSON data blocks), for their CSP hashes. */
+export function inlineScripts(html: string): string[] {
+  const scripts: string[] = []
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const attributes = match[1] ?? ''
+    if (/\bsrc\s*=/i.test(attributes)) continue
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase()
+    if (type && type !== 'module' && type !== 'text/javascript' && type !== 'application/javascript') continue
+    scripts.push(match[2] ?? '')
+  }
+  return scripts
+}
+
+/** A refusal: status, machine-readable code, and the sentence for people. */
+export interface Refusal { status: number, code: string, message: string }
+
+/** Same-origin rule for state-changing requests: a browser's Origin must be this hub's. */
+export function originRefusal(method: string, headers: { origin?: string, host?: string, 'sec-fetch-site'?: string }): Refusal | null {
+  if (!STATE_CHANGING.has(method)) return null
+  if (headers['sec-fetch-site'] === 'cross-site') return { status: 403, code: 'foreign_origin', message: 'A request from another site may not change anything here.' }
+  if (!headers.origin) return null
+  let originHost: string
+  try {
+    originHost = new URL(headers.origin).host
+  }
+  catch {
+    return { status: 403, code: 'foreign_origin', message: `The Origin "${headers.origin}" is not this hub.` }
+  }
+  return originHost === headers.host ? null : { status: 403, code: 'foreign_origin', message: `The Origin "${headers.origin}" is not this hub; requests that change something must come from its own pages.` }
+}
+
+/** State-changing requests carry JSON (or nothing): a form post is a cross-site forgery shape. */
+export function contentTypeRefusal(method: string, contentType: string | undefined, hasBody: boolean): Refusal | null {
+  if (!STATE_CHANGING.has(method)) return null
+  if (!contentType) return hasBody ? { status: 403, code: 'json_required', message: 'Send the body as JSON (content-type: application/json).' } : null
+  const type = contentType.split(';')[0]!.trim().toLowerCase()
+  if (type === 'application/json' || type.endsWith('+json')) return null
+  return { status: 403, code: 'json_required', message: `Requests that change something accept JSON only, not ${type}.` }
+}
