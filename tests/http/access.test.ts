@@ -30,7 +30,7 @@ const errorBody = async (response: Response) => await response.json() as { data?
 
 const call = (method: string, path: string, cookie?: string, body?: unknown) => fetch(`${hub.url}${path}`, {
   method,
-  headers: { ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+  headers: { ...(cookie ? { cookie } : {}), ...(method === 'GET' || method === 'HEAD' ? {} : { 'content-type': 'application/json' }) },
   body: body === undefined ? (method === 'GET' || method === 'HEAD' ? undefined : '{}') : JSON.stringify(body),
 })
 

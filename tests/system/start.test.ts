@@ -2,6 +2,7 @@
 // way it can be misconfigured (each: one clear message, non-zero exit, nothing written).
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { spawn } from 'node:child_process'
 import { join, dirname } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PGlite } from '@electric-sql/pglite'
@@ -48,6 +49,48 @@ describe('npm start on the embedded default', () => {
     }
     finally {
       expect((await again.interrupt()).code).toBe(0)
+    }
+  })
+})
+
+describe('npm start after a crash, and Ctrl-C', () => {
+  it('starts healthy when the owner file of a killed start names a live unrelated process, saying it removed it', async () => {
+    const hub = await startHub({ args: ['--no-supervisor'] })
+    process.kill(-hub.child.pid!, 'SIGKILL')
+    await hub.exited
+    const ownerPath = join(hub.dataDir, 'embedded-owner.json')
+    const record = JSON.parse(readFileSync(ownerPath, 'utf8')) as { pid: number, url: string }
+    expect(record.url).not.toMatch(/:[^/@]*@/) // no password in the owner file
+    const unrelated = spawn('sleep', ['120'], { stdio: 'ignore' })
+    try {
+      writeFileSync(ownerPath, JSON.stringify({ ...record, pid: unrelated.pid }))
+      const again = await startHub({ dataDir: hub.dataDir, args: ['--no-supervisor'], env: { HUB_ADMIN_EMAIL: '', HUB_ADMIN_PASSWORD: '' } })
+      try {
+        expect(again.output()).toContain(`removed the stale owner file ${ownerPath}: process ${unrelated.pid} is alive but is not our database`)
+        expect(await (await fetch(`${again.url}/api/health`)).json()).toEqual({ status: 'ok', database: 'ok' })
+        await signIn(again.url, FOUNDER.email, FOUNDER.password)
+      }
+      finally {
+        expect((await again.interrupt()).code).toBe(0)
+      }
+    }
+    finally {
+      unrelated.kill()
+    }
+  })
+
+  it('ends each of ten Ctrl-C (signalled twice, as terminal and npm both do) with the database closed', async () => {
+    const dataDir = tempDataDir()
+    for (let round = 0; round < 10; round++) {
+      const hub = await startHub({ dataDir, args: ['--no-supervisor'], env: round ? { HUB_ADMIN_EMAIL: '', HUB_ADMIN_PASSWORD: '' } : {} })
+      process.kill(-hub.child.pid!, 'SIGINT')
+      setTimeout(() => {
+        if (hub.child.exitCode === null) process.kill(-hub.child.pid!, 'SIGINT')
+      }, 50)
+      const stopped = await hub.exited
+      expect(stopped.code, `round ${round}: ${stopped.output}`).toBe(0)
+      expect(stopped.output, `round ${round}`).toContain('stopped; the database is closed.')
+      expect(existsSync(join(dataDir, 'embedded-owner.json')), `round ${round}`).toBe(false)
     }
   })
 })
