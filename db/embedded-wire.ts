@@ -66,14 +66,13 @@ export function textRows(column: string, rows: string[]): Buffer {
   const description = Buffer.alloc(2 + name.length + 18)
   description.writeInt16BE(1, 0)
   name.copy(description, 2)
-  let at = 2 + name.length
+  const at = 2 + name.length
   description.writeInt32BE(0, at) // table oid
   description.writeInt16BE(0, at + 4) // column number
   description.writeInt32BE(25, at + 6) // text
   description.writeInt16BE(-1, at + 10)
   description.writeInt32BE(-1, at + 12)
   description.writeInt16BE(0, at + 16) // text format
-  at += 18
   const parts = [message('T', description)]
   for (const row of rows) {
     const value = Buffer.from(row, 'utf8')

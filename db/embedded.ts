@@ -57,10 +57,12 @@ async function checkOwner(record: OwnerRecord, dataDir: string): Promise<OwnerCh
   if (!processAlive(record.pid)) return { answers: false, why: `its process ${record.pid} is gone (the previous start crashed or was killed)` }
   const sql = postgres(withPassword(record.url, dataDir), { max: 1, connect_timeout: 2, onnotice: () => {} })
   try {
-    await Promise.race([
-      sql`select 1`,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 3 s')), 3000).unref()),
+    const [row] = await Promise.race([
+      sql<{ version: string }[]>`select version()`,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 3 s')), 3000).unref()),
     ])
+    // A server that let us in without checking the password is not ours either.
+    if (!row?.version.includes('emscripten')) return { answers: false, why: `process ${record.pid} is alive, but ${record.url} is another PostgreSQL (${row?.version.split(' on ')[0] ?? 'unknown'}), not this data folder's` }
     return { answers: true }
   }
   catch (error) {

@@ -10,14 +10,8 @@ export function redactQueryError(error: unknown, depth = 0): void {
     record.message = redacted
   }
   for (const key of ['params', 'parameters', 'args']) {
-    if (key in record) {
-      try {
-        delete record[key]
-      }
-      catch {
-        record[key] = '(not logged)'
-      }
-    }
+    // A non-configurable one stays: postgres.js defines those non-enumerable, which the log never prints.
+    if (key in record) Reflect.deleteProperty(record, key)
   }
   redactQueryError(record.cause, depth + 1)
 }

@@ -18,7 +18,7 @@ export const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** Headers on every response; pages get their CSP with script hashes (server/plugins/security-headers.ts). */
 export const SECURITY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
   'permissions-policy': 'camera=(), microphone=(), geolocation=()',

@@ -159,7 +159,7 @@ describe('request bounds', () => {
 describe('headers and origin', () => {
   const HEADERS = {
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'same-origin',
+    'referrer-policy': 'no-referrer',
   }
 
   it('sends the security headers, and no x-powered-by, on every page and API response', async () => {
