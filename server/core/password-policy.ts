@@ -1,5 +1,5 @@
 // What a hub password must be: long enough, not one of the passwords everyone tries first,
-// not a repeated pattern, not the account's own e-mail.
+// not a repeated pattern, not the account's own e-mail address.
 import { COMMON_PASSWORDS } from './common-passwords'
 
 export const MIN_PASSWORD_LENGTH = 12
@@ -16,7 +16,7 @@ export function passwordProblem(password: string, email = ''): string | null {
   if (COMMON_PASSWORDS.has(lower) || COMMON_PASSWORDS.has(stem) || COMMON_PASSWORDS.has(lower.replace(/[\W_]+/gu, ''))) {
     return 'the password is one of the most common passwords: choose another'
   }
-  const local = email.toLowerCase().split('@')[0] ?? ''
-  if (local.length >= 4 && lower.includes(local)) return 'the password contains the e-mail address: choose another'
+  const address = email.toLowerCase()
+  if (address && (lower === address || stem === address.split('@')[0] || lower.includes(address))) return 'the password is the e-mail address: choose another'
   return null
 }

@@ -50,7 +50,7 @@ export function inlineScripts(html: string): string[] {
     const attributes = match[1] ?? ''
     if (/\bsrc\s*=/i.test(attributes)) continue
     const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase()
-    if (type && type !== 'module' && type !== 'text/javascript' && type !== 'application/javascript') continue
+    if (type && !['module', 'importmap', 'text/javascript', 'application/javascript'].includes(type)) continue
     scripts.push(match[2] ?? '')
   }
   return scripts
