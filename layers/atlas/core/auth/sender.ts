@@ -17,13 +17,18 @@ export async function knownDomains(db: Queryable, config: AtlasConfig): Promise<
   return [...new Set([...rows.map(row => row.domain), ...config.classifier.teamEmails.map(email => domainOf(email))].filter(Boolean))]
 }
 
-export async function verifySender(db: Queryable, raw: Buffer, from: { address: string | null, name: string | null }, config: AtlasConfig, resolver?: DNSResolver): Promise<SenderAuth> {
-  const auth = await authenticateSender(raw, { resolver, from, trustedAuthservIds: config.senderAuth.trustedAuthservIds, timeoutMs: config.senderAuth.timeoutMs })
-  const domain = domainOf(from.address)
-  const imitated = domain ? lookalikeOf(domain, await knownDomains(db, config)) : null
+/** Adds the lookalike flag when the From domain imitates a known one (in place). */
+export function flagLookalike(auth: SenderAuth, fromAddress: string | null, known: string[]): SenderAuth {
+  const domain = domainOf(fromAddress)
+  const imitated = domain ? lookalikeOf(domain, known) : null
   if (imitated) {
     auth.flags.push(FLAGS.lookalikeDomain)
     auth.reasons.push(`the From domain ${domain} looks like ${imitated} but is not it`)
   }
   return auth
+}
+
+export async function verifySender(db: Queryable, raw: Buffer, from: { address: string | null, name: string | null }, config: AtlasConfig, resolver?: DNSResolver): Promise<SenderAuth> {
+  const auth = await authenticateSender(raw, { resolver, from, trustedAuthservIds: config.senderAuth.trustedAuthservIds, timeoutMs: config.senderAuth.timeoutMs })
+  return flagLookalike(auth, from.address, await knownDomains(db, config))
 }

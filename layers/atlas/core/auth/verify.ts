@@ -62,17 +62,32 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
 }
 
-function trustedVerdicts(results: AuthResults[], fromDomain: string): { pass: string[], fail: string[], seen: string[] } {
+interface TrustedVerdicts {
+  pass: string[]
+  fail: string[]
+  seen: string[]
+  /** The trusted server's DMARC verdict for the From domain: it saw the mail on the wire, so it prevails. */
+  dmarc: 'pass' | 'fail' | null
+}
+
+function trustedVerdicts(results: AuthResults[], fromDomain: string): TrustedVerdicts {
   const pass: string[] = []
   const fail: string[] = []
   const seen: string[] = []
+  let dmarc: TrustedVerdicts['dmarc'] = null
   for (const header of results) {
     for (const entry of header.entries) {
       seen.push(`${header.authservId}: ${entry.method}=${entry.result}`)
       const from = entry.props['header.from']
       if (entry.method === 'dmarc' && aligned(from, fromDomain)) {
-        if (entry.result === 'pass') pass.push(`DMARC pass for ${fromDomain}, reported by ${header.authservId}`)
-        if (entry.result === 'fail') fail.push(`DMARC fail for ${fromDomain}, reported by ${header.authservId}`)
+        if (entry.result === 'pass') {
+          pass.push(`DMARC pass for ${fromDomain}, reported by ${header.authservId}`)
+          dmarc ??= 'pass'
+        }
+        if (entry.result === 'fail') {
+          fail.push(`DMARC fail for ${fromDomain}, reported by ${header.authservId}`)
+          dmarc = 'fail'
+        }
       }
       if (entry.method === 'dkim' && entry.result === 'pass' && aligned(entry.props['header.d'], fromDomain)) {
         pass.push(`DKIM pass for ${entry.props['header.d']}, aligned with ${fromDomain}, reported by ${header.authservId}`)
@@ -82,7 +97,7 @@ function trustedVerdicts(results: AuthResults[], fromDomain: string): { pass: st
       }
     }
   }
-  return { pass, fail, seen }
+  return { pass, fail, seen, dmarc }
 }
 
 export async function authenticateSender(raw: Buffer, options: SenderAuthOptions): Promise<SenderAuth> {
@@ -140,7 +155,8 @@ export async function authenticateSender(raw: Buffer, options: SenderAuthOptions
   }
 
   // What mailauth verified.
-  const signatures = result.dkim.results ?? []
+  // mailauth reports an unsigned message as one `none` row without a signing domain.
+  const signatures = (result.dkim.results ?? []).filter(s => s.signingDomain)
   const dkimPass = signatures.filter(s => s.status.result === 'pass' && aligned(s.signingDomain, fromDomain))
   const dkimAlignedFail = signatures.filter(s => s.status.result !== 'pass' && s.status.result !== 'none' && aligned(s.signingDomain, fromDomain))
   const dkimOther = signatures.filter(s => s.status.result === 'pass' && !aligned(s.signingDomain, fromDomain))
@@ -162,10 +178,10 @@ export async function authenticateSender(raw: Buffer, options: SenderAuthOptions
   if (arcStatus !== 'none') reasons.push(`ARC chain ${arcStatus} (shown only: a chain does not authenticate the author)`)
   reasons.push(...trusted.pass, ...trusted.fail)
 
-  const dmarcFailed = dmarcStatus === 'fail' || trusted.fail.length > 0
+  const dmarcFailed = trusted.dmarc ? trusted.dmarc === 'fail' : dmarcStatus === 'fail'
   if (dmarcFailed) flags.add(FLAGS.dmarcFail)
   const passing = dmarcStatus === 'pass' || dkimPass.length > 0 || spfAlignedPass || trusted.pass.length > 0
-  const failing = dkimAlignedFail.length > 0 || (spfStatus === 'fail' && aligned(spfDomain, fromDomain))
+  const failing = trusted.dmarc !== 'pass' && (dkimAlignedFail.length > 0 || (spfStatus === 'fail' && aligned(spfDomain, fromDomain)))
   let verdict: SenderAuth['verdict']
   if (flags.has(FLAGS.multipleFrom) || flags.has(FLAGS.noFrom) || dmarcFailed) verdict = 'fail'
   else if (passing) verdict = 'pass'
