@@ -8,6 +8,22 @@ import { clients } from './clients'
 
 export interface AtlasHeaderLine { key: string, value: string }
 
+/**
+ * Who sent a message, as verified at ingestion (layers/atlas/core/auth): DKIM, SPF, DMARC and
+ * ARC with mailauth, plus the Authentication-Results the trusted receiving server added on top.
+ * `pass` means the From address is authenticated; `fail` that something says it is forged;
+ * `none` that nothing could tell. `flags` are the warnings shown in the hub.
+ */
+export interface SenderAuth {
+  verdict: 'pass' | 'fail' | 'none'
+  /** The authenticated From domain (pass only). */
+  domain: string | null
+  reasons: string[]
+  flags: string[]
+  results: { dkim: string, spf: string, dmarc: string, arc: string, trusted: string[] }
+  checkedAt: string
+}
+
 /** Raw ingested messages: what the mail said, never its attachment bytes. */
 export const atlasMessages = pgTable('atlas_messages', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -34,6 +50,8 @@ export const atlasMessages = pgTable('atlas_messages', {
   htmlBody: text('html_body'),
   /** Problems met while parsing (unknown charset, truncated HTML…), for the hub. */
   parseWarnings: text('parse_warnings').array().notNull().default([]),
+  /** The sender authentication verdict (null: stored before it existed, or a quarantined header-only message). */
+  senderAuth: jsonb('sender_auth').$type<SenderAuth>(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 }, table => [
   uniqueIndex('atlas_messages_dedupe_key_key').on(table.dedupeKey),
@@ -86,6 +104,15 @@ export const atlasInbox = pgTable('atlas_inbox', {
   /** Optimistic concurrency: every state change increments it and checks the value it read. */
   revision: integer('revision').notNull().default(0),
   reclassifyRequestedBy: text('reclassify_requested_by'),
+  /**
+   * Spawn admission (core/admission.ts): `auto` (authenticated team member or tenant contact),
+   * `awaiting` (status awaiting_approval), `approved` / `rejected` by a person in the hub.
+   * Only `auto` and `approved` messages are ever queued for a spawn.
+   */
+  admission: text('admission').$type<'auto' | 'awaiting' | 'approved' | 'rejected'>(),
+  admissionReason: text('admission_reason'),
+  admissionBy: text('admission_by'),
+  admissionAt: timestamp('admission_at', { withTimezone: true }),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   classifiedAt: timestamp('classified_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -93,8 +120,9 @@ export const atlasInbox = pgTable('atlas_inbox', {
   uniqueIndex('atlas_inbox_message_id_key').on(table.messageId),
   index('atlas_inbox_status_idx').on(table.status, table.updatedAt),
   index('atlas_inbox_updated_at_idx').on(table.updatedAt),
-  check('atlas_inbox_status_check', sql`${table.status} in ('received', 'blocked_unsafe', 'quarantined', 'classification_failed', 'classified', 'spawn_queued', 'spawning', 'deploying', 'qa', 'actioned', 'escalated', 'spawn_failed')`),
+  check('atlas_inbox_status_check', sql`${table.status} in ('received', 'blocked_unsafe', 'quarantined', 'classification_failed', 'classified', 'awaiting_approval', 'rejected', 'spawn_queued', 'spawning', 'deploying', 'qa', 'actioned', 'escalated', 'spawn_failed')`),
   check('atlas_inbox_intent_check', sql`${table.intent} is null or ${table.intent} in ('run', 'chantier', 'question', 'noise', 'negociation', 'conseil')`),
+  check('atlas_inbox_admission_check', sql`${table.admission} is null or ${table.admission} in ('auto', 'awaiting', 'approved', 'rejected')`),
   check('atlas_inbox_confidence_check', sql`${table.confidence} is null or (${table.confidence} >= 0 and ${table.confidence} <= 1)`),
   check('atlas_inbox_materialised_check', sql`(${table.materialisedKind} is null) = (${table.materialisedId} is null)`),
 ])

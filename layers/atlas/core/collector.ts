@@ -17,6 +17,8 @@ import type { Db } from '../../../db/client'
 import { isProcessAlive } from '../../../db/process'
 import type { AiFacade } from '../../ai/core/facade'
 import { recordAtlasAudit } from './audit'
+import { verifySender } from './auth/sender'
+import type { DNSResolver } from './auth/verify'
 import type { AtlasConfig } from './config'
 import { withMailbox, type MailboxSession } from './ingest/imap'
 import { parseMessage, QuarantineError, type ParsedMessage } from './ingest/parse'
@@ -38,6 +40,8 @@ export interface CollectDeps {
   signal?: AbortSignal
   /** How the mailbox is opened (the real IMAP session unless a test wraps it). */
   mailbox?: typeof withMailbox
+  /** DNS for sender authentication (the system resolver unless a test gives a loopback one). */
+  resolver?: DNSResolver
 }
 
 export interface CollectReport {
@@ -144,6 +148,8 @@ export interface IngestOptions {
   size?: number
   /** `source` is the header block of a message too large to download. */
   headersOnly?: boolean
+  /** DNS for sender authentication (the system resolver by default). */
+  resolver?: DNSResolver
 }
 
 /** Parses one source into its folder and stores it; the attachment files come back for the pipeline. */
@@ -158,9 +164,13 @@ export async function ingestSource(db: Db, source: Buffer, options: IngestOption
   else {
     parsed = await parseInto(source, options.dir, config)
   }
+  // A message too large to download has no body to check signatures against.
+  const senderAuth = options.headersOnly
+    ? null
+    : await verifySender(db, source, { address: parsed.parsed.fromAddress ?? null, name: parsed.parsed.fromName ?? null }, config, options.resolver)
   const stored = await storeIncoming(db, {
     rawSha256: sha256(source), rawSize: size, mailbox: options.mailbox, uidValidity: options.uidValidity, uid: options.uid,
-    parsed: parsed.parsed, quarantine: parsed.quarantine,
+    parsed: parsed.parsed, quarantine: parsed.quarantine, senderAuth,
   }, options.actor)
   return { stored, files: parsed.quarantine ? null : filesOf(parsed.parsed) }
 }
@@ -254,7 +264,7 @@ export async function collect(deps: CollectDeps, options: { dryRun?: boolean } =
                 continue
               }
               const { stored, files } = await ingestSource(db, source, {
-                config, actor, dir: join(cycleDir, `uid-${uid}`), mailbox: session.mailbox, uidValidity: session.uidValidity, uid, size, headersOnly: large.includes(uid),
+                config, actor, dir: join(cycleDir, `uid-${uid}`), mailbox: session.mailbox, uidValidity: session.uidValidity, uid, size, headersOnly: large.includes(uid), resolver: deps.resolver,
               })
               highest = Math.max(highest, uid)
               await checkpoint('after_insert')

@@ -58,6 +58,15 @@ export interface ClassifierConfig {
   /** Messages classified at the same time (the model's latency dominates a cycle). */
   concurrency: number
   founderEmails: string[]
+  /** The team (INTERNAL_TEAM_EMAILS and the founders): authenticated, they may start an agent. */
+  teamEmails: string[]
+}
+
+export interface SenderAuthConfig {
+  /** authserv-ids (and Received `by` hosts) of the receiving servers whose top headers are believed. */
+  trustedAuthservIds: string[]
+  /** Deadline on one message's DNS checks; past it the verdict is `none`. */
+  timeoutMs: number
 }
 
 export interface AtlasConfig {
@@ -66,6 +75,7 @@ export interface AtlasConfig {
   scanner: ScannerConfig
   ocr: OcrConfig
   classifier: ClassifierConfig
+  senderAuth: SenderAuthConfig
   /** Parent of the per-cycle temporary attachment folders. */
   tmpDir: string
   /**
@@ -107,6 +117,17 @@ export function emailList(env: AtlasEnv, name: string): string[] {
     if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(address)) throw new AtlasConfigError(name, `"${address}" is not an email address`)
   }
   return [...new Set(addresses)]
+}
+
+/** A list of host names (authserv-ids), lower-cased. */
+function hostList(env: AtlasEnv, name: string): string[] {
+  const raw = text(env, name)
+  if (!raw) return []
+  const hosts = raw.split(/[\s,;]+/).map(entry => entry.trim().toLowerCase()).filter(Boolean)
+  for (const host of hosts) {
+    if (!/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/.test(host)) throw new AtlasConfigError(name, `"${host}" is not a host name`)
+  }
+  return [...new Set(hosts)]
 }
 
 function imapConfig(env: AtlasEnv): ImapConfig | undefined {
@@ -167,6 +188,11 @@ export function readAtlasConfig(env: AtlasEnv): AtlasConfig {
       maxAttempts: integer(env, 'ATLAS_CLASSIFY_MAX_ATTEMPTS', 3),
       concurrency: integer(env, 'ATLAS_CLASSIFY_CONCURRENCY', 4),
       founderEmails: emailList(env, 'ATLAS_FOUNDER_EMAILS'),
+      teamEmails: [...new Set([...emailList(env, 'INTERNAL_TEAM_EMAILS'), ...emailList(env, 'ATLAS_FOUNDER_EMAILS')])],
+    },
+    senderAuth: {
+      trustedAuthservIds: hostList(env, 'ATLAS_TRUSTED_AUTHSERV_IDS'),
+      timeoutMs: integer(env, 'ATLAS_AUTH_TIMEOUT_MS', 15_000, 100),
     },
     tmpDir: text(env, 'ATLAS_TMP_DIR') ?? tmpdir(),
     pauseAt: pauseAt(env),

@@ -158,7 +158,7 @@ export async function runPipeline(deps: PipelineDeps, items: WorkItem[]): Promis
       db, ai: deps.ai, config: config.classifier, actor: deps.actor, log: deps.log,
       beforeCommit: () => deps.checkpoint('before_classify_commit'),
     }, { inbox, message, attachments, ocrText, notes })
-    if (outcome.status === 'classified') report.classified += 1
+    if (outcome.status === 'classified' || outcome.status === 'awaiting_approval') report.classified += 1
     else if (outcome.status === 'classification_failed') report.failed += 1
     else report.stale += 1
     report.outcomes.push({ inboxId: inbox.id, status: outcome.status })

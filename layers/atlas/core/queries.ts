@@ -2,7 +2,7 @@
 // attachments, audit trail and materialised record, and a change marker for live refresh.
 import { and, asc, desc, eq, ilike, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
-import { atlasAttachments, atlasAudit, atlasInbox, atlasMessages } from '../../../db/schema/atlas'
+import { atlasAttachments, atlasAudit, atlasInbox, atlasMessages, type SenderAuth } from '../../../db/schema/atlas'
 import { clients } from '../../../db/schema/clients'
 import { getWorkRecord, isWorkKind, type WorkRecordView } from '../../worksites/core/registries'
 import { EMAIL_FRAME_CSP, sanitizeEmailHtml } from './sanitize'
@@ -34,6 +34,8 @@ export interface InboxListItem {
   materialisedKind: string | null
   attachments: number
   updatedAt: Date
+  /** The sender authentication verdict (null: never checked) and its flags, for the inbox badge. */
+  senderAuth: { verdict: SenderAuth['verdict'], flags: string[] } | null
 }
 
 export interface InboxList {
@@ -72,6 +74,7 @@ export async function listInbox(db: Db, filters: InboxFilters = {}): Promise<Inb
     materialisedKind: atlasInbox.materialisedKind,
     attachments: sql<number>`(select count(*)::int from atlas_attachments a where a.message_id = ${atlasMessages.id})`,
     updatedAt: atlasInbox.updatedAt,
+    senderAuth: sql<InboxListItem['senderAuth']>`case when ${atlasMessages.senderAuth} is null then null else jsonb_build_object('verdict', ${atlasMessages.senderAuth}->'verdict', 'flags', coalesce(${atlasMessages.senderAuth}->'flags', '[]'::jsonb)) end`,
   }).from(atlasInbox)
     .innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
     .leftJoin(clients, eq(clients.id, atlasInbox.tenantId))
@@ -109,6 +112,7 @@ export interface MessageDetail {
     parseWarnings: string[]
     rawSize: number
     rawSha256: string
+    senderAuth: SenderAuth | null
   }
   inbox: {
     status: string
@@ -124,6 +128,10 @@ export interface MessageDetail {
     updatedAt: Date
     reclassifiable: boolean
     reclassifyRequestedBy: string | null
+    admission: string | null
+    admissionReason: string | null
+    admissionBy: string | null
+    admissionAt: Date | null
   }
   tenant: { id: string, slug: string, name: string } | null
   attachments: Array<{ position: number, filename: string | null, contentType: string, sizeBytes: number, sha256: string, inline: boolean, verdict: string, signature: string | null, verdictReason: string | null, scanner: string | null, scannedAt: Date | null }>
@@ -166,6 +174,7 @@ export async function getMessageDetail(db: Db, messageId: number): Promise<Messa
       parseWarnings: message.parseWarnings,
       rawSize: message.rawSize,
       rawSha256: message.rawSha256,
+      senderAuth: message.senderAuth,
     },
     inbox: {
       status: inbox.status,
@@ -181,6 +190,10 @@ export async function getMessageDetail(db: Db, messageId: number): Promise<Messa
       updatedAt: inbox.updatedAt,
       reclassifiable: RECLASSIFIABLE_STATUSES.includes(inbox.status as InboxStatus),
       reclassifyRequestedBy: inbox.reclassifyRequestedBy,
+      admission: inbox.admission,
+      admissionReason: inbox.admissionReason,
+      admissionBy: inbox.admissionBy,
+      admissionAt: inbox.admissionAt,
     },
     tenant: row.clients ? { id: row.clients.id, slug: row.clients.slug, name: row.clients.name } : null,
     attachments: attachments.map(a => ({

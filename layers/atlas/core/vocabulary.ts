@@ -16,6 +16,8 @@ export const INBOX_STATUSES = [
   'quarantined',
   'classification_failed',
   'classified',
+  'awaiting_approval',
+  'rejected',
   'spawn_queued',
   'spawning',
   'deploying',
@@ -31,7 +33,7 @@ export function isInboxStatus(value: unknown): value is InboxStatus {
 }
 
 /** Statuses from which an operator may ask for a new classification (nothing spawned yet; a quarantined message needs a person in the mailbox). */
-export const RECLASSIFIABLE_STATUSES: readonly InboxStatus[] = ['classified', 'classification_failed', 'blocked_unsafe']
+export const RECLASSIFIABLE_STATUSES: readonly InboxStatus[] = ['classified', 'classification_failed', 'blocked_unsafe', 'awaiting_approval', 'rejected']
 
 /** Audit actions. The seeds' names first; then the ingestion-side events of this pipeline. */
 export const AUDIT_ACTIONS = [
@@ -56,6 +58,10 @@ export const AUDIT_ACTIONS = [
   'materialised',
   'reclassify_requested',
   'uidvalidity_changed',
+  // spawn admission (core/admission.ts, core/approval.ts)
+  'awaiting_approval',
+  'spawn_approved',
+  'spawn_rejected',
 ] as const
 export type AuditAction = typeof AUDIT_ACTIONS[number]
 

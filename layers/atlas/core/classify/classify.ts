@@ -8,6 +8,7 @@ import type { Db } from '../../../../db/client'
 import { atlasInbox, type AtlasAttachment, type AtlasInboxRow, type AtlasMessage } from '../../../../db/schema/atlas'
 import type { AiFacade } from '../../../ai/core/facade'
 import { cancelRecord, isWorkKind, materialiseRecord } from '../../../worksites/core/registries'
+import { decideAdmission, senderStanding, type Admission } from '../admission'
 import { recordAtlasAudit } from '../audit'
 import type { ClassifierConfig } from '../config'
 import { resolveTenant } from '../tenants'
@@ -39,7 +40,7 @@ export interface ClassifyTarget {
 }
 
 export type ClassifyOutcome =
-  | { status: 'classified', intent: string, confidence: number, materialised: { kind: string, id: string, action: string } | null }
+  | { status: 'classified' | 'awaiting_approval', intent: string, confidence: number, materialised: { kind: string, id: string, action: string } | null, admission: Admission }
   | { status: 'classification_failed', reason: string, attempts: number, flagged: boolean }
   | { status: 'stale', reason: string }
 
@@ -52,22 +53,25 @@ function modelOf(result: { provider: string, model: string, offline: boolean }):
 export async function classifyMessage(deps: ClassifyDeps, target: ClassifyTarget): Promise<ClassifyOutcome> {
   const { db, config } = deps
   const { inbox, message, attachments } = target
-  const tenant = await resolveTenant(db, message.fromAddress)
+  // Privileges follow authentication: founder, team and tenant only for an authenticated From.
+  const standing = senderStanding(message.senderAuth, message.fromAddress, config, await resolveTenant(db, message.fromAddress))
+  const tenant = standing.tenant
 
   let guarded: GuardedClassification | undefined
   let source: { provider: string | null, model: string }
   let failure: string | undefined
   let rawAnswer: string | undefined
 
-  if (isForwardedAtlasSummary(message.subject)) {
+  if (standing.team && isForwardedAtlasSummary(message.subject)) {
     guarded = {
       intent: 'noise', confidence: 1, modelIntent: 'noise', tenantId: tenant?.id ?? null, audits: [], forcedNoise: false, uncertain: false,
-      reasoning: 'A forwarded Atlas summary (subject starts with "Fwd: [Atlas]"): noise, no model called.',
+      reasoning: `A forwarded Atlas summary (subject starts with "Fwd: [Atlas]") from the authenticated team member ${standing.address}: noise, no model called.`,
     }
     source = { provider: null, model: FORWARD_RULE_MODEL }
   }
   else {
-    const prompt = buildClassificationPrompt({ from: message.fromAddress, subject: message.subject, attachments, body: message.textBody, ocrText: target.ocrText })
+    const senderAuth = message.senderAuth ? `${message.senderAuth.verdict}${message.senderAuth.domain ? ` (${message.senderAuth.domain})` : ''}${message.senderAuth.flags.length ? `; flags: ${message.senderAuth.flags.join(', ')}` : ''}` : 'not verified'
+    const prompt = buildClassificationPrompt({ from: message.fromAddress, fromName: message.fromName, subject: message.subject, attachments, body: message.textBody, ocrText: target.ocrText, senderAuth })
     source = { provider: null, model: '' }
     try {
       const result = await deps.ai.complete({ feature: CLASSIFY_FEATURE, system: SYSTEM_PROMPT, prompt, json: true, timeoutMs: config.timeoutMs, actor: deps.actor })
@@ -75,7 +79,7 @@ export async function classifyMessage(deps: ClassifyDeps, target: ClassifyTarget
       rawAnswer = result.content
       const checked = checkAnswer(result.data)
       if (checked.ok) {
-        guarded = applyGuardrails(checked.answer, { fromAddress: message.fromAddress, attachmentCount: attachments.length, founderEmails: config.founderEmails, tenant })
+        guarded = applyGuardrails(checked.answer, { fromAddress: message.fromAddress, attachmentCount: attachments.length, founderEmails: config.founderEmails, senderAuthenticated: standing.authenticated, tenant })
       }
       else {
         failure = `the model's answer was refused: ${checked.reason}`
@@ -124,10 +128,16 @@ export async function classifyMessage(deps: ClassifyDeps, target: ClassifyTarget
         await cancelRecord(tx, previous.kind, previous.id)
       }
 
+      const admission = decideAdmission(outcome.intent, standing)
+      const awaiting = admission.admission === 'awaiting'
       const updated = await tx.update(atlasInbox).set({
-        status: 'classified',
-        statusReason: null,
-        needsHuman: false,
+        status: awaiting ? 'awaiting_approval' : 'classified',
+        statusReason: awaiting ? `waiting for an operator's approval: ${admission.reason}` : null,
+        needsHuman: awaiting,
+        admission: admission.admission,
+        admissionReason: admission.reason,
+        admissionBy: null,
+        admissionAt: null,
         intent: outcome.intent,
         confidence: outcome.confidence,
         provider: source.provider,
@@ -150,12 +160,14 @@ export async function classifyMessage(deps: ClassifyDeps, target: ClassifyTarget
           intent: outcome.intent, confidence: outcome.confidence, modelIntent: outcome.modelIntent, reasoning: outcome.reasoning,
           provider: source.provider, model: source.model, tenantId: outcome.tenantId, forcedNoise: outcome.forcedNoise || undefined,
           uncertain: outcome.uncertain || undefined, notes: target.notes?.length ? target.notes : undefined, attempt: attempts,
+          senderAuth: standing.verdict, admission: admission.admission ?? undefined,
         },
       })
+      if (awaiting) await recordAtlasAudit(tx, { messageId: message.id, action: 'awaiting_approval', actor: deps.actor, details: { reason: admission.reason, intent: outcome.intent, sender: standing.address, verdict: standing.verdict, flags: standing.flags } })
       if (materialised) {
         await recordAtlasAudit(tx, { messageId: message.id, action: 'materialised', actor: deps.actor, details: { ...materialised, previous: previous ?? undefined } })
       }
-      return { status: 'classified' as const, intent: outcome.intent, confidence: outcome.confidence, materialised }
+      return { status: awaiting ? 'awaiting_approval' as const : 'classified' as const, intent: outcome.intent, confidence: outcome.confidence, materialised, admission }
     })
   }
   catch (error) {

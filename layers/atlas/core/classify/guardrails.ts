@@ -1,9 +1,11 @@
 // The classifier's guardrails, as code: whatever the model answers, only these decide.
 //   - strict enumeration: an intent outside the six, or a confidence outside [0, 1], is rejected;
 //   - confidence < 0.5 forces noise; < 0.7 writes classification_uncertain;
-//   - "Fwd: [Atlas]…" (a forwarded Atlas summary) is noise without any model call;
-//   - founder + attachments + noise → question (noise_override_founder_attachment);
-//   - negociation / conseil from an active tenant's address → run for that tenant (existing_client_guard).
+//   - "Fwd: [Atlas]…" (a forwarded Atlas summary) from an authenticated team member is noise
+//     without any model call (anyone else's goes to the model);
+//   - authenticated founder + attachments + noise → question (noise_override_founder_attachment);
+//   - negociation / conseil from an authenticated contact of an active tenant → run for that
+//     tenant (existing_client_guard). Privileges follow authentication (core/admission.ts).
 import { clip, normaliseAddress } from '../text'
 import { isIntent, type AuditAction, type Intent } from '../vocabulary'
 
@@ -37,7 +39,9 @@ export interface GuardrailContext {
   fromAddress: string | null
   attachmentCount: number
   founderEmails: string[]
-  /** The active tenant the sender's address belongs to, if any. */
+  /** The From address passed sender authentication: founder privileges need it. */
+  senderAuthenticated: boolean
+  /** The active tenant the authenticated sender belongs to, if any (null when not authenticated). */
   tenant: { id: string, slug: string } | null
 }
 
@@ -64,7 +68,7 @@ export function applyGuardrails(answer: ModelAnswer, context: GuardrailContext):
     audits.push({ action: 'classification_uncertain', details: { confidence: answer.confidence, modelIntent: answer.intent, threshold: UNCERTAIN_BELOW, forcedNoise } })
   }
   const sender = normaliseAddress(context.fromAddress)
-  const founder = sender !== '' && context.founderEmails.includes(sender)
+  const founder = context.senderAuthenticated && sender !== '' && context.founderEmails.includes(sender)
   if (intent === 'noise' && founder && context.attachmentCount > 0) {
     intent = 'question'
     audits.push({ action: 'noise_override_founder_attachment', details: { from: sender, attachments: context.attachmentCount, modelIntent: answer.intent, confidence: answer.confidence } })

@@ -5,7 +5,7 @@
 // different message re-using a Message-ID is kept too, quarantined for a person.
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
-import { atlasAttachments, atlasInbox, atlasMessages } from '../../../../db/schema/atlas'
+import { atlasAttachments, atlasInbox, atlasMessages, type SenderAuth } from '../../../../db/schema/atlas'
 import { recordAtlasAudit } from '../audit'
 import { clip } from '../text'
 import type { InboxStatus } from '../vocabulary'
@@ -21,6 +21,8 @@ export interface IncomingMessage {
   parsed: Partial<ParsedMessage>
   /** Set when the message cannot go through the pipeline. */
   quarantine?: string
+  /** The sender authentication verdict (null when it could not be checked). */
+  senderAuth?: SenderAuth | null
 }
 
 export interface StoredMessage {
@@ -55,6 +57,7 @@ export async function storeIncoming(db: Db, incoming: IncomingMessage, actor: st
       textBody: parsed.textBody ?? '',
       htmlBody: parsed.htmlBody ?? null,
       parseWarnings: parsed.warnings ?? [],
+      senderAuth: incoming.senderAuth ?? null,
     }
     let quarantine = incoming.quarantine
     let [row] = await tx.insert(atlasMessages).values({ ...values, dedupeKey: primaryKey }).onConflictDoNothing({ target: atlasMessages.dedupeKey }).returning({ id: atlasMessages.id })
@@ -107,6 +110,7 @@ export async function storeIncoming(db: Db, incoming: IncomingMessage, actor: st
       details: {
         mailbox: incoming.mailbox, uid: incoming.uid, uidValidity: incoming.uidValidity, size: incoming.rawSize,
         messageId, attachments: attachments.length, reason: quarantine, warnings: parsed.warnings?.length ? parsed.warnings : undefined,
+        senderAuth: incoming.senderAuth ? { verdict: incoming.senderAuth.verdict, flags: incoming.senderAuth.flags } : undefined,
       },
     })
     return { messageRowId: row.id, inboxId: inbox!.id, status, outcome: quarantine ? 'quarantined' as const : 'ingested' as const }

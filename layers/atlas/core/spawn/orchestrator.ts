@@ -3,8 +3,8 @@
 //   2. recovery: a spawn whose worker is gone (its message lease expired) is recorded as
 //      lost (spawn_failed, worker_lost) and its message is spawnable again; a queued spawn
 //      whose job disappeared gets its job again;
-//   3. candidates: status `classified`, intent run / chantier / question / negociation, no
-//      spawn audit (started, completed or failed) within the hour, at most 3 per cycle;
+//   3. candidates: status `classified`, intent run / chantier / question / negociation,
+//      admitted (core/admission.ts: `auto`, or `approved` by an operator), no spawn audit (started, completed or failed) within the hour, at most 3 per cycle;
 //   4. each candidate under its message lease (held → `spawn_skipped_lock_held`): status
 //      `spawn_queued`, a spawn row, and one pg-boss job for the workers.
 import { randomUUID } from 'node:crypto'
@@ -20,8 +20,7 @@ import { messageLeaseName } from './leases'
 import { escalationMail, sendTeamMail, type TeamMail } from './notify'
 import type { SpawnQueue } from './queue'
 
-/** The intents a spawn is for (noise and conseil are never spawned). */
-export const SPAWN_INTENTS = ['run', 'chantier', 'question', 'negociation'] as const
+export { SPAWN_INTENTS } from '../admission'
 
 export interface OrchestratorDeps {
   db: Db
@@ -86,6 +85,7 @@ export async function findCandidates(db: Db, config: Pick<SpawnConfig, 'recentWi
     from atlas_inbox i
     where i.status = 'classified'
       and i.intent in ('run', 'chantier', 'question', 'negociation')
+      and i.admission in ('auto', 'approved')
       and not exists (
         select 1 from atlas_audit a
         where a.message_id = i.message_id
@@ -120,7 +120,7 @@ async function queueMessage(deps: OrchestratorDeps, messageId: number): Promise<
     const spawnId = await db.transaction(async (tx) => {
       const updated = await tx.execute<{ id: number }>(sql`
         update atlas_inbox set status = 'spawn_queued', status_reason = null, revision = revision + 1, updated_at = now()
-        where message_id = ${messageId} and status = 'classified' and intent in ('run', 'chantier', 'question', 'negociation')
+        where message_id = ${messageId} and status = 'classified' and intent in ('run', 'chantier', 'question', 'negociation') and admission in ('auto', 'approved')
         returning id`)
       if (updated.length === 0) return null
       const [spawn] = await tx.insert(atlasSpawns).values({ messageId, iteration: 1, status: 'queued', queuedBy: deps.actor }).returning({ id: atlasSpawns.id })

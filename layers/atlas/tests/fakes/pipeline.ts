@@ -1,6 +1,7 @@
 // Drives the real ingestion and pipeline in process, without IMAP: each raw message is
 // parsed into a temporary folder and stored exactly as the collector does, then scanned,
-// OCR'd and classified by runPipeline. The folder is removed afterwards.
+// OCR'd and classified by runPipeline. The folder is removed afterwards. Sender authentication
+// uses the test's loopback DNS zone, or one that knows nothing (unsigned mail: verdict none).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
@@ -13,6 +14,8 @@ import type { StoredMessage } from '../../core/ingest/store'
 import { createOcrEngine, type OcrEngine } from '../../core/ocr'
 import { runPipeline, type PipelineReport, type WorkItem } from '../../core/pipeline'
 import { createScanner, type Scanner } from '../../core/scan/clamav'
+import type { DNSResolver } from '../../core/auth/verify'
+import { emptyResolver } from '../fixtures/sender-auth'
 
 let uid = 1000
 
@@ -26,7 +29,7 @@ export interface Delivery {
   logs: string[]
 }
 
-export async function deliver(db: Db, ai: Pick<AiFacade, 'complete'>, raws: Buffer[], options: { config: AtlasConfig, scanner?: Scanner, ocr?: () => OcrEngine, checkpoint?: (point: string) => Promise<void> }): Promise<Delivery> {
+export async function deliver(db: Db, ai: Pick<AiFacade, 'complete'>, raws: Buffer[], options: { config: AtlasConfig, scanner?: Scanner, ocr?: () => OcrEngine, checkpoint?: (point: string) => Promise<void>, resolver?: DNSResolver }): Promise<Delivery> {
   const dir = mkdtempSync(join(options.config.tmpDir, 'atlas-deliver-'))
   const logs: string[] = []
   let engine: OcrEngine | undefined
@@ -35,7 +38,7 @@ export async function deliver(db: Db, ai: Pick<AiFacade, 'complete'>, raws: Buff
     const items: WorkItem[] = []
     for (const [index, raw] of raws.entries()) {
       uid += 1
-      const result = await ingestSource(db, raw, { config: options.config, actor: 'atlas-collect', dir: join(dir, String(index)), mailbox: 'INBOX', uidValidity: 1, uid })
+      const result = await ingestSource(db, raw, { config: options.config, actor: 'atlas-collect', dir: join(dir, String(index)), mailbox: 'INBOX', uidValidity: 1, uid, resolver: options.resolver ?? emptyResolver })
       stored.push(result.stored)
       if (result.stored.status === 'received') items.push({ inboxId: result.stored.inboxId, files: result.files })
     }

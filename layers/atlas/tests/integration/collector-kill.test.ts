@@ -65,7 +65,8 @@ describeOnBothDatabases('Atlas collector killed mid-cycle', (database, kind) => 
       expect(end.signal).toBe('SIGKILL')
       const stored = await db.select({ status: atlasInbox.status }).from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id)).where(eq(atlasMessages.mailbox, mailbox))
       const seenAtKill = [...(await world.dovecot.flags(world.user, mailbox)).values()].filter(f => f.has('\\Seen')).length
-      const classifiedAtKill = stored.filter(r => r.status === 'classified').length
+      // Strangers' questions: classified, then waiting for approval.
+      const classifiedAtKill = stored.filter(r => r.status === 'awaiting_approval').length
       expect([stored.length, seenAtKill, classifiedAtKill]).toEqual(atKill)
 
       // The killed run's lease would expire after its TTL; fast-forward that expiry.
@@ -77,7 +78,7 @@ describeOnBothDatabases('Atlas collector killed mid-cycle', (database, kind) => 
         .from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
         .where(eq(atlasMessages.mailbox, mailbox))
       expect(rows.map(r => r.messageId).sort()).toEqual([...ids].sort())
-      expect(rows.every(r => r.status === 'classified' && r.kind === 'question'), JSON.stringify(rows)).toBe(true)
+      expect(rows.every(r => r.status === 'awaiting_approval' && r.kind === 'question'), JSON.stringify(rows)).toBe(true)
       for (const row of rows) {
         expect(await db.select().from(workQuestions).where(eq(workQuestions.sourceMessageId, row.id))).toHaveLength(1)
       }

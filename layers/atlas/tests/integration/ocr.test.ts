@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { BODY_END, OCR_END, OCR_START } from '../../core/classify/prompt'
+import { BODY_LABEL, OCR_LABEL } from '../../core/classify/prompt'
 import { writeEicarDatabase } from '../fakes/clamav'
 import { json, startScriptedModel, type ScriptedModel } from '../fakes/model'
 import { auditOf, deliver, inboxOf, testConfig } from '../fakes/pipeline'
@@ -43,13 +43,16 @@ describeOnBothDatabases('Atlas OCR of screenshots', (database) => {
     expect(delivery.report.classified).toBe(1)
 
     const prompt = model.prompt()
-    const start = prompt.indexOf(`\n${OCR_START}\n`)
-    const end = prompt.indexOf(`\n${OCR_END}`)
-    expect(start).toBeGreaterThan(prompt.indexOf(`\n${BODY_END}\n`))
+    // The image text sits after the body, inside the untrusted block.
+    const start = prompt.indexOf(`\n${OCR_LABEL}\n`)
+    const end = prompt.search(/\n<<<UNTRUSTED_DATA_END_[0-9a-f]{24}>>>/)
+    expect(start).toBeGreaterThan(prompt.indexOf(`\n${BODY_LABEL}\n`))
+    expect(end).toBeGreaterThan(start)
     expect(prompt.slice(start, end)).toContain(SCREENSHOT_TEXT)
 
     const id = delivery.stored[0]!.messageRowId
-    expect(await inboxOf(db, id)).toMatchObject({ status: 'classified', intent: 'run' })
+    // Unsigned: the founder's address alone is no founder; the run waits for a person.
+    expect(await inboxOf(db, id)).toMatchObject({ status: 'awaiting_approval', intent: 'run' })
     const ocr = (await auditOf(db, id)).find(a => a.action === 'ocr_extracted')
     expect(ocr!.details).toMatchObject({ images: 1 })
     expect(ocr!.details.characters).toBeGreaterThanOrEqual(SCREENSHOT_TEXT.length)

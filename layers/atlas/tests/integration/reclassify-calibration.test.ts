@@ -40,21 +40,22 @@ describeOnBothDatabases('Atlas re-classification and calibration', (database) =>
     const runId = before.materialisedId!
 
     const result = await requestReclassification(db, id, 'operator@studio.example')
-    expect(result).toEqual({ ok: true, messageId: id, previousStatus: 'classified', previousIntent: 'run' })
+    // A stranger's mail: it waits for approval, and may be re-classified meanwhile.
+    expect(result).toEqual({ ok: true, messageId: id, previousStatus: 'awaiting_approval', previousIntent: 'run' })
     const queued = await inboxOf(db, id)
     expect(queued).toMatchObject({ status: 'received', classifyAttempts: 0, reclassifyRequestedBy: 'operator@studio.example', revision: before.revision + 1 })
     const [human] = await db.select().from(hubAudit).where(eq(hubAudit.target, `atlas_message:${id}`))
-    expect(human).toMatchObject({ actor: 'operator@studio.example', action: 'atlas.reclassify', details: { previousStatus: 'classified', previousIntent: 'run' } })
+    expect(human).toMatchObject({ actor: 'operator@studio.example', action: 'atlas.reclassify', details: { previousStatus: 'awaiting_approval', previousIntent: 'run' } })
 
     model.answer(json('chantier', 0.9))
     await reprocess(db, model.facade(db), [queued.id], { config })
     const after = await inboxOf(db, id)
-    expect(after).toMatchObject({ status: 'classified', intent: 'chantier', materialisedKind: 'chantier' })
+    expect(after).toMatchObject({ status: 'awaiting_approval', intent: 'chantier', materialisedKind: 'chantier' })
     const [run] = await db.select().from(workRuns).where(eq(workRuns.id, runId))
     expect(run!.status).toBe('cancelled')
     const [chantier] = await db.select().from(workChantiers).where(eq(workChantiers.id, after.materialisedId!))
     expect(chantier).toMatchObject({ sourceMessageId: id, status: 'draft' })
-    expect(await actionsOf(db, id)).toEqual(['received', 'classified', 'materialised', 'reclassify_requested', 'classified', 'materialised'])
+    expect(await actionsOf(db, id)).toEqual(['received', 'classified', 'awaiting_approval', 'materialised', 'reclassify_requested', 'classified', 'awaiting_approval', 'materialised'])
 
     // Back to run: the same run record comes back to life, no second one.
     await requestReclassification(db, id, 'operator@studio.example')

@@ -8,7 +8,8 @@ describe('Atlas configuration from the environment', () => {
     expect(config.imap).toBeUndefined()
     expect(config.limits).toEqual({ maxMessageBytes: 35 * 1024 * 1024, maxAttachmentBytes: 25 * 1024 * 1024, maxAttachments: 20, maxMimeParts: 200, maxMessagesPerCycle: 200 })
     expect(config.scanner).toMatchObject({ clamd: undefined, clamscanBin: 'clamscan' })
-    expect(config.classifier).toEqual({ timeoutMs: 30_000, maxAttempts: 3, concurrency: 4, founderEmails: [] })
+    expect(config.classifier).toEqual({ timeoutMs: 30_000, maxAttempts: 3, concurrency: 4, founderEmails: [], teamEmails: [] })
+    expect(config.senderAuth).toEqual({ trustedAuthservIds: [], timeoutMs: 15_000 })
     expect(config.pauseAt).toBeUndefined()
   })
 

@@ -1,0 +1,205 @@
+// Sender authentication of one raw message, at ingestion: mailauth verifies the DKIM
+// signatures, SPF (only with the inputs a trusted receiving server recorded: see headers.ts),
+// DMARC alignment and the ARC chain, with an injectable DNS resolver (the system's by
+// default); the trusted server's own Authentication-Results count too. The verdict:
+//   fail — several From mailboxes (or none), a DMARC fail, or an aligned signature or SPF
+//          check that fails with nothing aligned passing;
+//   pass — DMARC pass, or a DKIM signature / SPF pass aligned with the From domain;
+//   none — nothing could tell (no signature, no SPF inputs, no DMARC record).
+// Flags (shown in the hub, and holding back an automatic spawn): multiple From mailboxes,
+// Sender or Reply-To outside the From's domain, a display name holding another address,
+// a failed DMARC, a lookalike of a known domain (added by the caller, which knows them).
+import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth'
+import type { SenderAuth } from '../../../../db/schema/atlas'
+import { clip } from '../text'
+import { readHeaderFields, trustedTrace, type AuthResults, type HeaderField } from './headers'
+
+export type { DNSResolver }
+
+export interface SenderAuthOptions {
+  resolver?: DNSResolver
+  trustedAuthservIds: string[]
+  timeoutMs: number
+  /** The From as the parser read it (address and display name). */
+  from: { address: string | null, name: string | null }
+  now?: () => Date
+}
+
+export const FLAGS = {
+  multipleFrom: 'multiple_from',
+  noFrom: 'no_from',
+  senderElsewhere: 'sender_elsewhere',
+  replyToElsewhere: 'reply_to_elsewhere',
+  displayNameSpoof: 'display_name_spoof',
+  dmarcFail: 'dmarc_fail',
+  lookalikeDomain: 'lookalike_domain',
+} as const
+
+/** Relaxed alignment (RFC 7489 §3.1): the same domain, or one is a subdomain of the other. */
+export function aligned(a: string | null | undefined, b: string | null | undefined): boolean {
+  const x = (a ?? '').toLowerCase().replace(/\.$/, '')
+  const y = (b ?? '').toLowerCase().replace(/\.$/, '')
+  if (!x || !y) return false
+  return x === y || x.endsWith(`.${y}`) || y.endsWith(`.${x}`)
+}
+
+function domainOfAddress(address: string): string {
+  const at = address.lastIndexOf('@')
+  return at >= 0 ? address.slice(at + 1).toLowerCase().replace(/>$/, '') : ''
+}
+
+const ADDRESS = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+\.[^\s<>"'(),;:@]+/g
+
+function addressesIn(fields: HeaderField[], key: string): string[] {
+  return fields.filter(f => f.key === key).flatMap(f => f.value.replace(/"[^"]*"/g, ' ').match(ADDRESS) ?? []).map(a => a.toLowerCase())
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`sender authentication took over ${ms} ms (ATLAS_AUTH_TIMEOUT_MS)`)), ms)
+  })
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
+}
+
+interface TrustedVerdicts {
+  pass: string[]
+  fail: string[]
+  seen: string[]
+  /** The trusted server's DMARC verdict for the From domain: it saw the mail on the wire, so it prevails. */
+  dmarc: 'pass' | 'fail' | null
+}
+
+function trustedVerdicts(results: AuthResults[], fromDomain: string): TrustedVerdicts {
+  const pass: string[] = []
+  const fail: string[] = []
+  const seen: string[] = []
+  let dmarc: TrustedVerdicts['dmarc'] = null
+  for (const header of results) {
+    for (const entry of header.entries) {
+      seen.push(`${header.authservId}: ${entry.method}=${entry.result}`)
+      const from = entry.props['header.from']
+      if (entry.method === 'dmarc' && aligned(from, fromDomain)) {
+        if (entry.result === 'pass') {
+          pass.push(`DMARC pass for ${fromDomain}, reported by ${header.authservId}`)
+          dmarc ??= 'pass'
+        }
+        if (entry.result === 'fail') {
+          fail.push(`DMARC fail for ${fromDomain}, reported by ${header.authservId}`)
+          dmarc = 'fail'
+        }
+      }
+      if (entry.method === 'dkim' && entry.result === 'pass' && aligned(entry.props['header.d'], fromDomain)) {
+        pass.push(`DKIM pass for ${entry.props['header.d']}, aligned with ${fromDomain}, reported by ${header.authservId}`)
+      }
+      if (entry.method === 'spf' && entry.result === 'pass' && aligned(domainOfAddress(entry.props['smtp.mailfrom'] ?? ''), fromDomain)) {
+        pass.push(`SPF pass for ${entry.props['smtp.mailfrom']}, aligned with ${fromDomain}, reported by ${header.authservId}`)
+      }
+    }
+  }
+  return { pass, fail, seen, dmarc }
+}
+
+export async function authenticateSender(raw: Buffer, options: SenderAuthOptions): Promise<SenderAuth> {
+  const checkedAt = (options.now?.() ?? new Date()).toISOString()
+  const fields = readHeaderFields(raw)
+  const trace = trustedTrace(fields, options.trustedAuthservIds)
+  let result: AuthenticateResult
+  try {
+    result = await withDeadline(authenticate(raw, {
+      resolver: options.resolver,
+      ...(trace.spf ?? {}),
+      trustReceived: false,
+      disableBimi: true,
+      mta: 'atlas.synedre.local',
+    }), options.timeoutMs)
+  }
+  catch (error) {
+    return {
+      verdict: 'none', domain: null, flags: [], checkedAt,
+      reasons: [`sender authentication could not run: ${clip((error as Error).message, 300)}`],
+      results: { dkim: 'none', spf: 'none', dmarc: 'none', arc: 'none', trusted: [] },
+    }
+  }
+
+  const reasons: string[] = []
+  const flags = new Set<string>()
+  const fromAddresses = result.dkim.headerFrom ?? []
+  const fromDomain = fromAddresses.length === 1 ? domainOfAddress(fromAddresses[0]!) : ''
+  if (fromAddresses.length > 1 || result.dkim.fromFields > 1) {
+    flags.add(FLAGS.multipleFrom)
+    reasons.push(`the From header holds ${fromAddresses.length} mailboxes (${fromAddresses.slice(0, 5).join(', ')}): no single author to authenticate`)
+  }
+  if (fromAddresses.length === 0) {
+    flags.add(FLAGS.noFrom)
+    reasons.push('no From address')
+  }
+
+  for (const sender of addressesIn(fields, 'sender')) {
+    if (fromDomain && !aligned(domainOfAddress(sender), fromDomain)) {
+      flags.add(FLAGS.senderElsewhere)
+      reasons.push(`Sender ${sender} is outside the From's domain ${fromDomain}`)
+    }
+  }
+  for (const replyTo of addressesIn(fields, 'reply-to')) {
+    if (fromDomain && !aligned(domainOfAddress(replyTo), fromDomain)) {
+      flags.add(FLAGS.replyToElsewhere)
+      reasons.push(`Reply-To ${replyTo} is outside the From's domain ${fromDomain}`)
+    }
+  }
+  const named = (options.from.name ?? '').match(ADDRESS) ?? []
+  const spoofed = named.find(address => address.toLowerCase() !== (options.from.address ?? '').toLowerCase())
+  if (spoofed) {
+    flags.add(FLAGS.displayNameSpoof)
+    reasons.push(`the display name shows ${spoofed.toLowerCase()}, the address is ${options.from.address ?? '(none)'}`)
+  }
+
+  // What mailauth verified.
+  // mailauth reports an unsigned message as one `none` row without a signing domain.
+  const signatures = (result.dkim.results ?? []).filter(s => s.signingDomain)
+  const dkimPass = signatures.filter(s => s.status.result === 'pass' && aligned(s.signingDomain, fromDomain))
+  const dkimAlignedFail = signatures.filter(s => s.status.result !== 'pass' && s.status.result !== 'none' && aligned(s.signingDomain, fromDomain))
+  const dkimOther = signatures.filter(s => s.status.result === 'pass' && !aligned(s.signingDomain, fromDomain))
+  const spfStatus = trace.spf ? result.spf?.status.result ?? 'none' : 'none'
+  const spfDomain = trace.spf ? domainOfAddress(trace.spf.sender) || trace.spf.helo : ''
+  const spfAlignedPass = spfStatus === 'pass' && aligned(spfDomain, fromDomain)
+  const dmarcStatus = result.dmarc ? result.dmarc.status.result : 'none'
+  const arcStatus = result.arc ? result.arc.status.result : 'none'
+  const trusted = trustedVerdicts(trace.results, fromDomain)
+
+  for (const s of dkimPass) reasons.push(`DKIM signature of ${s.signingDomain} verified, aligned with the From domain`)
+  for (const s of dkimAlignedFail) reasons.push(`DKIM signature of ${s.signingDomain} does not verify (${s.status.result}${s.status.comment ? `: ${s.status.comment}` : ''})`)
+  for (const s of dkimOther) reasons.push(`DKIM signature of ${s.signingDomain} verified, but that domain is not the From's (${fromDomain || 'none'})`)
+  if (signatures.length === 0) reasons.push('no DKIM signature')
+  if (!trace.spf) reasons.push(`SPF not evaluated: ${trace.note}`)
+  else reasons.push(`SPF ${spfStatus} for ${trace.spf.sender || trace.spf.helo} from ${trace.spf.ip}${spfStatus === 'pass' && !spfAlignedPass ? ' (not aligned with the From domain)' : ''}`)
+  if (dmarcStatus !== 'none') reasons.push(`DMARC ${dmarcStatus}${result.dmarc ? ` (policy ${result.dmarc.policy ?? 'none'})` : ''}`)
+  else reasons.push(result.dmarcSkipReason ? `DMARC not evaluated: ${String(result.dmarcSkipReason)}` : 'no DMARC record for the From domain')
+  if (arcStatus !== 'none') reasons.push(`ARC chain ${arcStatus} (shown only: a chain does not authenticate the author)`)
+  reasons.push(...trusted.pass, ...trusted.fail)
+
+  const dmarcFailed = trusted.dmarc ? trusted.dmarc === 'fail' : dmarcStatus === 'fail'
+  if (dmarcFailed) flags.add(FLAGS.dmarcFail)
+  const passing = dmarcStatus === 'pass' || dkimPass.length > 0 || spfAlignedPass || trusted.pass.length > 0
+  const failing = trusted.dmarc !== 'pass' && (dkimAlignedFail.length > 0 || (spfStatus === 'fail' && aligned(spfDomain, fromDomain)))
+  let verdict: SenderAuth['verdict']
+  if (flags.has(FLAGS.multipleFrom) || flags.has(FLAGS.noFrom) || dmarcFailed) verdict = 'fail'
+  else if (passing) verdict = 'pass'
+  else if (failing) verdict = 'fail'
+  else verdict = 'none'
+
+  return {
+    verdict,
+    domain: verdict === 'pass' ? fromDomain : null,
+    reasons: reasons.map(reason => clip(reason, 500)).slice(0, 40),
+    flags: [...flags],
+    results: {
+      dkim: signatures.length === 0 ? 'none' : signatures.map(s => `${s.status.result} (${s.signingDomain})`).join(', '),
+      spf: spfStatus,
+      dmarc: dmarcStatus,
+      arc: arcStatus,
+      trusted: trusted.seen.slice(0, 20),
+    },
+    checkedAt,
+  }
+}

@@ -1,0 +1,23 @@
+// The approve and reject routes share this: read the message id and an optional note,
+// decide (core/approval.ts) as the signed-in person, answer with what changed.
+import type { H3Event } from 'h3'
+import { z } from 'zod'
+import { decideApproval, type ApprovalDecision } from '../../core/approval'
+
+const Params = z.object({ id: z.coerce.number().int().positive() })
+const Body = z.object({ note: z.string().trim().max(500, 'note: at most 500 characters').optional() }).nullish()
+
+export async function approvalRoute(event: H3Event, decision: ApprovalDecision) {
+  const { id } = await getValidatedRouterParams(event, Params.parse)
+  const body = await readValidatedBody(event, Body.parse)
+  const result = await decideApproval(await useDb(), id, decision, currentUser(event).email, body?.note || undefined)
+  if (!result.ok && result.code === 'not_found') throw createError({ statusCode: 404, statusMessage: `No Atlas message #${id}.`, data: { code: 'not_found' } })
+  if (!result.ok) {
+    throw createError({
+      statusCode: 409,
+      statusMessage: `Message #${id} is ${result.status}: only a message awaiting approval can be approved or rejected.`,
+      data: { code: 'not_awaiting_approval', status: result.status },
+    })
+  }
+  return result
+}
