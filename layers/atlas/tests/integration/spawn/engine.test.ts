@@ -148,7 +148,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const work = await engine.drain(variant('success'))
     expect(work.outcomes.find(o => o.messageId === id)?.outcome).toBe('actioned')
     expect(await inbox(db, id)).toMatchObject({ status: 'actioned', intent: 'question' })
-    expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_completed'])
+    expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_completed', 'actioned'])
     const [spawn] = await spawnsOf(db, id)
     expect(spawn).toMatchObject({ status: 'succeeded', outcome: 'actioned', iteration: 1, resultSource: 'file', costUsd: 0.0123, tokensIn: 6500, tokensOut: 450, numTurns: 3, wrapperExitCode: 0 })
     expect(spawn!.agentPid).toBeGreaterThan(0)
@@ -279,16 +279,16 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const { db } = database()
     const id = await classifiedMessage(db, { intent: 'run' })
     await engine.cycle()
-    const helperPidFile = `${engine.workDir}/helper.pid`
-    await engine.drain({ ...variant('checkpoint-hang', { STAND_IN_HELPER_PID_FILE: helperPidFile }), config: { ...engine.config, timeoutMs: 600_000, jobExpirySec: 10 } })
+    await engine.drain({ ...variant('checkpoint-hang'), config: { ...engine.config, timeoutMs: 600_000, jobExpirySec: 10 } })
     const row = await inbox(db, id)
     expect(row.status).toBe('spawn_failed')
     expect(row.statusReason).toMatch(/the agent was stopped: the job expired \(10 s\); the last checkpoint was salvaged/)
     const [spawn] = await spawnsOf(db, id)
     const { isAlive, spawnProcesses } = await import('../../../core/spawn/processes')
     expect(isAlive(spawn!.agentPid!)).toBe(false)
-    expect(isAlive(Number(readFileSync(helperPidFile, 'utf8')))).toBe(false)
+    // The helper that left the group lived in the sandbox's PID namespace: gone with it.
     expect(spawnProcesses({ spawnId: spawn!.id })).toEqual([])
+    expect((await audits(db, id)).find(a => a.action === 'spawn_failed')?.details).toMatchObject({ exitCode: null, signal: expect.stringMatching(/^SIG(TERM|KILL)$/) })
   })
 
   it('runs the QA loop: broken routes → re-spawn with the errors in its prompt → fixed → actioned', async () => {
@@ -296,11 +296,12 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const tenant = await createTenant(db, { preprodUrl: site.url })
     const id = await classifiedMessage(db, { intent: 'chantier', tenantId: tenant.id })
     await engine.cycle()
-    const deployCommand = `test -f "${engine.workDir}/fixed" && cp "${engine.workDir}/fixed" "${site.dir}/fixed"; echo deployed {tenant}`
+    // The deploy runs in the spawn's checkout, where the fixing agent wrote `fixed`.
+    const deployCommand = `test -f fixed && cp fixed "${site.dir}/fixed"; echo deployed {tenant}`
     const loop = { ...variant('chantier', { STAND_IN_ROUTES: '/healthy,/broken,/console' }), config: { ...engine.config, deployCommand } }
     await engine.drain(loop)
     expect(await inbox(db, id)).toMatchObject({ status: 'actioned' })
-    expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_completed', 'qa_failed', 'respawn', 'spawn_started', 'spawn_completed'])
+    expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_completed', 'deployed', 'qa_failed', 'respawn', 'spawn_started', 'spawn_completed', 'deployed', 'qa_passed', 'actioned'])
     const [first, second] = await spawnsOf(db, id)
     expect(first).toMatchObject({ iteration: 1, status: 'succeeded', outcome: 'qa_failed', deploy: { ok: true, outputTail: `deployed ${tenant.slug}\n` } })
     const errors = (first!.qa as { errors: Array<{ kind: string, route: string, message: string }> }).errors
@@ -335,9 +336,9 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     await engine.drain({ ...variant('chantier', { STAND_IN_ROUTES: '/not-there', STAND_IN_NEVER_FIX: '1' }), config: { ...engine.config, deployCommand: 'true' } })
     expect(await inbox(db, id)).toMatchObject({ status: 'escalated', needsHuman: true })
     expect(await actions(db, id)).toEqual([
-      'spawn_started', 'spawn_completed', 'qa_failed', 'respawn',
-      'spawn_started', 'spawn_completed', 'qa_failed', 'respawn',
-      'spawn_started', 'spawn_completed', 'qa_failed', 'escalated',
+      'spawn_started', 'spawn_completed', 'deployed', 'qa_failed', 'respawn',
+      'spawn_started', 'spawn_completed', 'deployed', 'qa_failed', 'respawn',
+      'spawn_started', 'spawn_completed', 'deployed', 'qa_failed', 'escalated',
     ])
     expect((await spawnsOf(db, id)).map(s => [s.iteration, s.outcome])).toEqual([[1, 'qa_failed'], [2, 'qa_failed'], [3, 'escalated']])
     const mails = engine.sent.slice(before)
