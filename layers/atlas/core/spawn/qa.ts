@@ -105,8 +105,11 @@ export async function runQa(routes: string[], options: QaOptions): Promise<QaRep
         add({ kind: 'console_error', severity: 'error', route, message: `console error: ${message.text()}` })
       })
       page.on('pageerror', error => add({ kind: 'page_error', severity: 'error', route, message: `page error: ${error.message}` }))
+      // One finding per failed request (Chromium also aborts a request that answered 404).
+      const reported = new Set<Request>()
       const subResource = (request: Request, problem: string) => {
-        if (isBrowserOwnRequest(request) || request.isNavigationRequest()) return
+        if (isBrowserOwnRequest(request) || request.isNavigationRequest() || reported.has(request)) return
+        reported.add(request)
         const type = request.resourceType()
         const kind: QaFindingKind = type === 'script' ? 'missing_script' : type === 'stylesheet' ? 'missing_stylesheet' : 'missing_resource'
         add({ kind, severity: kind === 'missing_resource' ? 'warning' : 'error', route, url: request.url(), message: `${type} ${request.url()}: ${problem}` })

@@ -28,7 +28,7 @@ import { createEventSink } from './events'
 import { countInAgentsRegistry, recordSpawnConsumption, SPAWN_AGENT_CODENAME, type OnSpawnFinished, type SpawnOutcomeKind } from './hooks'
 import { acquireSlot, globalSlotName, hostSlotName, keepLeases, messageLeaseName, releaseAll, type HeldLease } from './leases'
 import { escalationMail, failureMail, sendTeamMail, summaryMail, type MessageRef, type TeamMail } from './notify'
-import { sendJob } from './orchestrator'
+import { queueMessage, recover, sendJob } from './orchestrator'
 import { buildSystemPrompt, buildUserPrompt, type PromptTenant, type QaError } from './prompts'
 import { launchChromium, QaConfigError, runQa, type QaReport } from './qa'
 import { saveReplyDraft, withSignature } from './reply-draft'
@@ -89,6 +89,7 @@ export async function runSpawnWorker(deps: WorkerDeps, options: { mode: 'drain' 
     if (running.size > 0) await Promise.race([...running, sleep(config.pollMs, deps.signal)])
     else await sleep(config.pollMs, deps.signal)
   }
+  if (!config.disabled) await retryLostSpawns(deps)
   while (!deps.signal?.aborted) {
     if (config.disabled) {
       deps.log('[atlas-spawn-worker] the spawn engine is disabled (ATLAS_SPAWN_DISABLED=1): no job is taken')
@@ -144,6 +145,24 @@ export async function runSpawnWorker(deps: WorkerDeps, options: { mode: 'drain' 
   }
   await Promise.allSettled([...running])
   return report
+}
+
+/**
+ * Before taking jobs: a spawn left running by a worker that died (its lease expired, or its
+ * holder is a dead process of this host: a SIGKILLed worker) is recorded as lost and, unless
+ * the message keeps losing its worker, queued again at once, so this run spawns it.
+ */
+async function retryLostSpawns(deps: WorkerDeps): Promise<void> {
+  try {
+    const { lost } = await recover(deps)
+    for (const messageId of lost) {
+      const queued = await queueMessage(deps, messageId)
+      if (queued.kind === 'queued') deps.log(`[atlas-spawn-worker] message #${messageId}: its worker was lost; spawned again now (spawn ${queued.spawnId})`)
+    }
+  }
+  catch (error) {
+    deps.log(`[atlas-spawn-worker] the recovery of lost spawns failed (the orchestrator's next cycle retries): ${(error as Error).message}`)
+  }
 }
 
 interface SpawnContext {

@@ -32,7 +32,9 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
 
   beforeAll(async () => {
     await seedAgents(database().db)
-    engine = await startEngine(database().db, database().url)
+    // Plain bubblewrap here (a real sandbox, started faster than srt's proxies): these tests
+    // are about the engine; hostile.test.ts and claude-cli.test.ts exercise srt itself.
+    engine = await startEngine(database().db, database().url, { SPAWN_SANDBOX: 'bwrap' })
     site = await startQaSite()
     model = await startScriptedModel()
   })
@@ -120,7 +122,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect((await spawnsOf(db, lostThrice)).map(s => s.status)).toEqual(['lost', 'lost', 'lost'])
     // Tidy: run them (intent-correction avoids the chantier deploy).
     await engine.drain(variant('intent-correction'))
-  })
+  }, 120_000)
 
   it('skips a message whose lease is held, with spawn_skipped_lock_held', async () => {
     const { db } = database()
@@ -407,7 +409,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(mostOnOneHost).toBe(1)
     const hosts = await db.select({ host: atlasSpawns.host }).from(atlasSpawns).where(sql`${atlasSpawns.messageId} in ${ids}`)
     expect(new Set(hosts.map(h => h.host))).toEqual(new Set(['host-a', 'host-b']))
-  })
+  }, 120_000)
 
   it('refuses an external recipient and audits it: the AI never writes to a client', async () => {
     const { db } = database()
