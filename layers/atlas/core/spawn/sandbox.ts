@@ -123,7 +123,7 @@ export function srtSettings(policy: SandboxPolicy): Record<string, unknown> {
   return {
     network: { allowedDomains: policy.allowHosts, deniedDomains: [], ...(terminate ? { tlsTerminate: {} } : {}) },
     filesystem: {
-      denyRead: [...policy.hidden, '/root', '/home', '/tmp'],
+      denyRead: [...policy.hidden, '/root', '/home'],
       allowRead: [...writable, ...policy.readable],
       allowWrite: writable,
       denyWrite: [],

@@ -80,7 +80,7 @@ describeOnBothDatabases('A hostile agent in the sandbox', (database) => {
     const work = await engine.drain({
       env: {
         ...engine.env, STAND_IN_VARIANT: 'hostile', STAND_IN_HOSTILE_MARK: token, STAND_IN_HOSTILE_CONNECT: `${dbTarget},127.0.0.1:5432`,
-        STAND_IN_HOSTILE_TARGETS: `${hubTarget},${absTarget}`, STAND_IN_HOSTILE_READS: `${join(HUB_ROOT, 'package.json')},${join(engine.base, 'repository', 'README.md')}`,
+        STAND_IN_HOSTILE_TARGETS: `${hubTarget},${absTarget}`, STAND_IN_HOSTILE_READS: `${join(HUB_ROOT, 'package.json')},${join(HUB_ROOT, '.env.example')}`,
       },
       config: { ...engine.config, sandbox },
     })
