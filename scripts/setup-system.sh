@@ -69,5 +69,7 @@ fi
 
 # 3. Browser and antivirus ---------------------------------------------------------------
 apt_install chromium clamav clamav-daemon dovecot-imapd fonts-dejavu-core
+# The coding agent's sandbox: srt needs bubblewrap, socat and ripgrep; setpriv (util-linux) drops to its user.
+apt_install bubblewrap socat ripgrep util-linux
 
 echo "NODE_BIN=$NODE_BIN"

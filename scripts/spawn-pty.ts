@@ -14,11 +14,12 @@
 // any descendant that left it are stopped: TERM, then KILL after a grace. When the parent
 // goes away (stdin is a pipe that closes), the agent is stopped too. The terminal may drop
 // the last output of a child that exits quickly: the result file is the contract.
-import { createWriteStream, fstatSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs'
-import { dirname } from 'node:path'
+import { createWriteStream, fstatSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { IPty } from 'node-pty'
 import { agentEnv, buildAgentArgs } from '../layers/atlas/core/spawn/args'
 import { SPAWN_MARKER, stopSpawnProcesses } from '../layers/atlas/core/spawn/processes'
+import { confinedCommand, srtSettings, type SandboxPolicy } from '../layers/atlas/core/spawn/sandbox'
 import { createLineSplitter, type NoiseEvent, type StreamEvent } from '../layers/atlas/core/spawn/stream'
 import { findBinary, parseWrapperArgs, WrapperUsageError, type WrapperArgs } from '../layers/atlas/core/spawn/wrapper-args'
 
@@ -52,11 +53,18 @@ async function run(args: WrapperArgs): Promise<number> {
   const systemPrompt = readFileSync(args.systemPromptFile, 'utf8')
   const argv = buildAgentArgs({ addDir: args.addDir, model: args.model, systemPrompt, permissionMode: args.permissionMode, prompt })
   const env = agentEnv(process.env, { [SPAWN_MARKER]: args.id })
+  const policy = args.sandboxFile ? JSON.parse(readFileSync(args.sandboxFile, 'utf8')) as SandboxPolicy : null
+  let settingsFile: string | undefined
+  if (policy?.mode === 'srt') {
+    settingsFile = join(dirname(args.sandboxFile!), 'srt-settings.json')
+    writeFileSync(settingsFile, JSON.stringify(srtSettings(policy)), { mode: 0o644 })
+  }
+  const command = confinedCommand(policy, binary, argv, env, settingsFile)
 
   const pty = await import('node-pty')
   let child: IPty
   try {
-    child = pty.spawn(binary, argv, { name: 'xterm-color', cols: 200, rows: 50, cwd: args.addDir, env })
+    child = pty.spawn(command.file, command.args, { name: 'xterm-color', cols: 200, rows: 50, cwd: args.addDir, env: command.env })
   }
   catch (error) {
     emit({ type: 'node_pty_error', spawn_id: args.id, error: 'spawn_failed', message: (error as Error).message })
@@ -65,7 +73,7 @@ async function run(args: WrapperArgs): Promise<number> {
   }
   // node-pty makes the child a session leader: its pid is its process group.
   const pgid = child.pid
-  emit({ type: 'node_pty_spawn', spawn_id: args.id, pid: child.pid, pgid, binary, model: args.model, timeout_sec: args.timeoutSec, at: new Date().toISOString() })
+  emit({ type: 'node_pty_spawn', spawn_id: args.id, pid: child.pid, pgid, binary, sandbox: policy?.mode ?? 'none', user: policy?.user?.name ?? null, model: args.model, timeout_sec: args.timeoutSec, at: new Date().toISOString() })
 
   const splitter = createLineSplitter()
   let result: StreamEvent | null = null

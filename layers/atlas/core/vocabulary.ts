@@ -50,6 +50,10 @@ export const AUDIT_ACTIONS = [
   'respawn',
   'escalated',
   'mail_refused_external',
+  // the spawn's later steps, each audited (deploy, QA pass, the final `actioned`)
+  'deployed',
+  'qa_passed',
+  'actioned',
   // ingestion, scanning and classification outcomes that are not in the seeds' list
   'received',
   'quarantined',

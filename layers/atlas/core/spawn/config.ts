@@ -1,7 +1,20 @@
 // Everything the spawn engine reads from the environment, parsed once, with an error naming
 // the variable when a value makes no sense. The rest of the engine receives the object.
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { AtlasConfigError, type AtlasEnv } from '../config'
+
+/** The hub's own checkout (never the agent's folder, hidden inside the sandbox). */
+export const HUB_ROOT = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '')
+
+/** How the agent is confined: Anthropic's sandbox runtime, plain bubblewrap, or not at all. */
+export const SANDBOX_MODES = ['srt', 'bwrap', 'none'] as const
+export type SandboxMode = typeof SANDBOX_MODES[number]
+
+/** What becomes of a spawn's folder (its checkout, home, result file) when it ends. */
+export const KEEP_POLICIES = ['never', 'failed', 'always'] as const
+export type KeepPolicy = typeof KEEP_POLICIES[number]
 
 /** The pg-boss queue of spawn jobs. */
 export const SPAWN_QUEUE = 'atlas-spawn'
@@ -13,8 +26,23 @@ export interface SpawnConfig {
   agentBin: string
   model: string
   permissionMode: string
-  /** The folder the agent may work in (`--add-dir`). */
-  workDir: string
+  /** SPAWN_SANDBOX: srt (default), bwrap, or none (chosen explicitly, refused as root). */
+  sandbox: SandboxMode
+  /** The user the agent runs as when the worker is root (SPAWN_AGENT_USER, default nobody). */
+  agentUser: string
+  /** The one credential the agent's CLI needs (SPAWN_AGENT_CREDENTIAL, default ANTHROPIC_API_KEY), masked by srt. */
+  credentialEnv: string
+  /** More variables handed to the agent (SPAWN_AGENT_ENV_PASS, names or `PREFIX_*`); never a hub secret. */
+  envPass: string[]
+  /** Hosts the agent may reach through the sandbox's proxy: the model API's, plus SPAWN_ALLOW_HOSTS. */
+  allowHosts: string[]
+  /** Where the per-spawn folders go (SPAWN_ROOT): checkout, home, result file. */
+  spawnRoot: string
+  /** The repository cloned for a tenant without `config.repository` (SPAWN_DEFAULT_REPOSITORY); none: an empty one. */
+  defaultRepository?: string
+  keepWorkdir: KeepPolicy
+  /** Folders the agent must never read: DATA_DIR, the vault, the hub's checkout. */
+  hiddenDirs: string[]
   /** Where each spawn's stream log and temporary prompt and result files go. */
   logDir: string
   tmpDir: string
@@ -79,8 +107,45 @@ export function spawnDisabled(env: AtlasEnv): boolean {
 
 export const PERMISSION_MODES = ['acceptEdits', 'bypassPermissions', 'default', 'plan', 'dontAsk'] as const
 
-export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd()): SpawnConfig {
+function list(env: AtlasEnv, name: string): string[] {
+  return (text(env, name) ?? '').split(',').map(item => item.trim()).filter(Boolean)
+}
+
+/** Names a hub secret may have: never handed to the agent, whatever SPAWN_AGENT_ENV_PASS says. */
+export const SECRET_NAME = /DATABASE|PASSWORD|PASSWD|SECRET|TOKEN|_KEY$|^KEY|SMTP|IMAP|SESSION|COOKIE|CREDENTIAL|PRIVATE/i
+
+/** The model API's host:port, from ANTHROPIC_BASE_URL (default api.anthropic.com:443). */
+export function modelApiHost(env: AtlasEnv): string {
+  const base = text(env, 'ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com'
+  let url: URL
+  try {
+    url = new URL(base)
+  }
+  catch {
+    throw new AtlasConfigError('ANTHROPIC_BASE_URL', `not an address: "${base}"`)
+  }
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80')
+  return `${url.hostname}:${port}`
+}
+
+export function readSandboxMode(env: AtlasEnv, isRoot: boolean): SandboxMode {
+  const raw = text(env, 'SPAWN_SANDBOX') ?? 'srt'
+  if (!(SANDBOX_MODES as readonly string[]).includes(raw)) throw new AtlasConfigError('SPAWN_SANDBOX', `expected one of ${SANDBOX_MODES.join(', ')}, got "${raw}"`)
+  if (raw === 'none' && isRoot) throw new AtlasConfigError('SPAWN_SANDBOX', 'none is refused when the worker runs as root: the agent would run as root with the whole machine; use srt or bwrap')
+  return raw as SandboxMode
+}
+
+export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd(), isRoot = process.getuid?.() === 0): SpawnConfig {
   const dataDir = text(env, 'DATA_DIR') ?? join(cwd, '.data')
+  const envPass = list(env, 'SPAWN_AGENT_ENV_PASS')
+  const secret = envPass.find(name => SECRET_NAME.test(name.replace(/\*$/, '')))
+  if (secret) throw new AtlasConfigError('SPAWN_AGENT_ENV_PASS', `"${secret}" looks like a secret of the hub: the agent gets only SPAWN_AGENT_CREDENTIAL`)
+  const keepWorkdir = text(env, 'SPAWN_KEEP_WORKDIR') ?? 'failed'
+  if (!(KEEP_POLICIES as readonly string[]).includes(keepWorkdir)) throw new AtlasConfigError('SPAWN_KEEP_WORKDIR', `expected one of ${KEEP_POLICIES.join(', ')}, got "${keepWorkdir}"`)
+  const credentialEnv = text(env, 'SPAWN_AGENT_CREDENTIAL') ?? 'ANTHROPIC_API_KEY'
+  if (!/^[A-Z_][A-Z0-9_]*$/.test(credentialEnv)) throw new AtlasConfigError('SPAWN_AGENT_CREDENTIAL', `not a variable name: "${credentialEnv}"`)
+  const agentUser = text(env, 'SPAWN_AGENT_USER') ?? 'nobody'
+  if (!/^[a-z_][\w.-]*$/i.test(agentUser)) throw new AtlasConfigError('SPAWN_AGENT_USER', `not a user name: "${agentUser}"`)
   const permissionMode = text(env, 'SPAWN_PERMISSION_MODE') ?? 'acceptEdits'
   if (!(PERMISSION_MODES as readonly string[]).includes(permissionMode)) {
     throw new AtlasConfigError('SPAWN_PERMISSION_MODE', `expected one of ${PERMISSION_MODES.join(', ')}, got "${permissionMode}"`)
@@ -95,7 +160,15 @@ export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd()): SpawnConfig
     agentBin: text(env, 'SPAWN_AGENT_BIN') ?? 'claude',
     model,
     permissionMode,
-    workDir: text(env, 'SPAWN_WORKDIR') ?? cwd,
+    sandbox: readSandboxMode(env, isRoot),
+    agentUser,
+    credentialEnv,
+    envPass,
+    allowHosts: [modelApiHost(env), ...list(env, 'SPAWN_ALLOW_HOSTS')],
+    spawnRoot: text(env, 'SPAWN_ROOT') ?? join(tmpdir(), 'synedre-spawns'),
+    defaultRepository: text(env, 'SPAWN_DEFAULT_REPOSITORY'),
+    keepWorkdir: keepWorkdir as KeepPolicy,
+    hiddenDirs: [...new Set([dataDir, text(env, 'VAULT_DIR') ?? join(dataDir, 'vault'), HUB_ROOT, cwd])],
     logDir: text(env, 'SPAWN_LOG_DIR') ?? join(dataDir, 'spawn-logs'),
     tmpDir: text(env, 'ATLAS_TMP_DIR') ?? join(dataDir, 'tmp'),
     timeoutMs: integer(env, 'SPAWN_TIMEOUT_SEC', 2400, 1, 24 * 3600) * 1000,

@@ -101,7 +101,7 @@ export async function findCandidates(db: Db, config: Pick<SpawnConfig, 'recentWi
 
 type QueueOutcome = { kind: 'queued', spawnId: string, jobId: string | null } | { kind: 'lock_held' } | { kind: 'stale' }
 
-async function queueMessage(deps: OrchestratorDeps, messageId: number): Promise<QueueOutcome> {
+export async function queueMessage(deps: OrchestratorDeps, messageId: number): Promise<QueueOutcome> {
   const { db } = deps
   const owner: LeaseOwner = { holder: randomUUID(), host: deps.host, pid: deps.pid }
   const lease = messageLeaseName(messageId)
@@ -151,7 +151,8 @@ export async function sendJob(deps: Pick<OrchestratorDeps, 'db' | 'queue' | 'con
 }
 
 /**
- * A running spawn whose message lease can be taken has no live worker: record what happened
+ * A running spawn whose message lease can be taken (expired, or held by a dead process of this
+ * host) has no live worker: record what happened
  * and make the message spawnable again. A queued spawn with no live job gets one.
  */
 /** A lost spawn counts as a failed one for the agents registry; the team hears when the message needs a person. */
@@ -174,7 +175,7 @@ export async function recover(deps: OrchestratorDeps): Promise<CycleReport['reco
     select s.id, s.message_id, s.job_id, s.host, s.pid, s.worker, s.last_event_at, s.last_event_type, s.iteration
     from atlas_spawns s
     where s.status = 'running'
-      and not exists (select 1 from ops_locks l where l.name = 'atlas-spawn:message:' || s.message_id and l.expires_at >= now())`)
+      and not exists (select 1 from ops_locks l where l.name = 'atlas-spawn:message:' || s.message_id and l.expires_at >= now() and l.host <> ${deps.host})`)
   for (const spawn of running) {
     const messageId = Number(spawn.message_id)
     const owner: LeaseOwner = { holder: randomUUID(), host: deps.host, pid: deps.pid }
@@ -185,7 +186,9 @@ export async function recover(deps: OrchestratorDeps): Promise<CycleReport['reco
       const done = await db.transaction(async (tx) => {
         const updated = await tx.execute<{ id: string }>(sql`
           update atlas_spawns set status = 'lost', outcome = 'worker_lost', ended_at = now(),
-            reason = ${`the worker ${spawn.host ?? '?'}:${spawn.pid ?? '?'} stopped heartbeating (its lease expired)`}
+            reason = ${previous && previous.host === deps.host && previous.expiresAt.getTime() > Date.now()
+              ? `the worker ${spawn.host ?? '?'}:${spawn.pid ?? '?'} is dead (no such process on this host)`
+              : `the worker ${spawn.host ?? '?'}:${spawn.pid ?? '?'} stopped heartbeating (its lease expired)`}
           where id = ${spawn.id}::uuid and status = 'running' returning id`)
         if (updated.length === 0) return null
         const [count] = await tx.execute<{ n: number }>(sql`

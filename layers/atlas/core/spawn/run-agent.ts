@@ -5,6 +5,7 @@
 // agent's groups and every process of the spawn.
 import { spawn } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { constants } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -29,7 +30,10 @@ export interface AgentRunInput {
   agentBin: string
   timeoutMs: number
   killGraceMs: number
+  /** The agent's whole environment (an allowlist: see sandbox.ts), never the worker's. */
   env: Readonly<Record<string, string | undefined>>
+  /** The sandbox policy the wrapper applies (sandbox.json); none without it. */
+  sandboxFile?: string
   sink: EventSink
   /** Stops the run (job expired, lease lost, shutdown): the groups are stopped. */
   signal?: AbortSignal
@@ -43,6 +47,8 @@ export interface AgentRunOutcome {
   wrapperSignal: string | null
   agentPid: number | null
   agentExitCode: number | null
+  /** The signal that ended the agent (SIGTERM, SIGKILL, …), when one did. */
+  agentSignal: string | null
   timedOut: boolean
   /** Stopped by us (signal): the job expired, the lease was lost, or the worker stops. */
   aborted: string | null
@@ -78,6 +84,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
     '--agent-bin', input.agentBin,
     '--permission-mode', input.permissionMode,
     '--kill-grace-ms', String(input.killGraceMs),
+    ...(input.sandboxFile ? ['--sandbox-file', input.sandboxFile] : []),
   ]
   const child = spawn(process.execPath, args, {
     env: { ...input.env, ATLAS_RESULT_FILE: input.resultFile } as NodeJS.ProcessEnv,
@@ -92,6 +99,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
 
   let agentPid: number | null = null
   let agentExitCode: number | null = null
+  let agentSignal: string | null = null
   let timedOut = false
   let aborted: string | null = null
   let resultEvent: StreamEvent | null = null
@@ -136,6 +144,9 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
     }
     else if (event.type === 'node_pty_exit') {
       agentExitCode = typeof event.exit_code === 'number' ? event.exit_code : null
+      agentSignal = signalName(event.signal)
+      // A process ended by a signal has no exit code (the terminal reports 0 for it).
+      if (agentSignal) agentExitCode = null
       timedOut = event.timed_out === true
     }
     else if (event.type === 'node_pty_error') wrapperError = String(event.message ?? event.error)
@@ -155,6 +166,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
     wrapperSignal: exit.signal,
     agentPid,
     agentExitCode,
+    agentSignal,
     timedOut,
     aborted,
     result: resultEvent ? resultFigures(resultEvent) : null,
@@ -164,4 +176,10 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
     stderrTail,
     events: input.sink.count(),
   }
+}
+
+function signalName(raw: unknown): string | null {
+  if (typeof raw === 'string' && raw) return raw
+  if (typeof raw !== 'number' || raw <= 0) return null
+  return Object.entries(constants.signals).find(([, number]) => number === raw)?.[0] ?? `signal ${raw}`
 }

@@ -11,10 +11,10 @@
 import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Browser } from 'playwright-core'
 import type { Db, Tx } from '../../../../db/client'
-import { atlasInbox, atlasMessages } from '../../../../db/schema/atlas'
+import { atlasInbox, atlasMessages, atlasReplyDrafts } from '../../../../db/schema/atlas'
 import { atlasSpawns, type AtlasSpawn } from '../../../../db/schema/atlas-spawn'
 import { clients } from '../../../../db/schema/clients'
 import { acquireLease, readLease, releaseLease, type LeaseOwner } from '../../../health/core/leases'
@@ -28,19 +28,27 @@ import { createEventSink } from './events'
 import { countInAgentsRegistry, recordSpawnConsumption, SPAWN_AGENT_CODENAME, type OnSpawnFinished, type SpawnOutcomeKind } from './hooks'
 import { acquireSlot, globalSlotName, hostSlotName, keepLeases, messageLeaseName, releaseAll, type HeldLease } from './leases'
 import { escalationMail, failureMail, sendTeamMail, summaryMail, type MessageRef, type TeamMail } from './notify'
-import { sendJob } from './orchestrator'
+import { queueMessage, recover, sendJob } from './orchestrator'
 import { buildSystemPrompt, buildUserPrompt, type PromptTenant, type QaError } from './prompts'
 import { launchChromium, QaConfigError, runQa, type QaReport } from './qa'
 import { saveReplyDraft, withSignature } from './reply-draft'
 import type { SpawnJob, SpawnQueue } from './queue'
 import { runAgent, spawnPaths, type AgentRunOutcome } from './run-agent'
+import { agentEnvironment, sandboxPolicy, writeSandboxPolicy } from './sandbox'
+import { findBinary } from './wrapper-args'
+import { disposeWorkspace, keepWorkspace, prepareWorkspace, resolveAgentUser, type AgentUser, type Workspace } from './workspace'
 
 export interface WorkerDeps {
   db: Db
   queue: SpawnQueue
   config: SpawnConfig
-  /** The environment handed to the agent and the deploy (database coordinates and the rest). */
+  /**
+   * The worker's environment: the deploy gets it whole; the agent only its allowlist (PATH,
+   * LANG, the model credential… see sandbox.ts), never the database or the mail's secrets.
+   */
   env: Readonly<Record<string, string | undefined>>
+  /** The user agents run as (resolved from SPAWN_AGENT_USER when the worker is root; null: as the worker). */
+  agentUser?: AgentUser | null
   mail: TeamMail
   host: string
   pid: number
@@ -81,6 +89,7 @@ export async function runSpawnWorker(deps: WorkerDeps, options: { mode: 'drain' 
     if (running.size > 0) await Promise.race([...running, sleep(config.pollMs, deps.signal)])
     else await sleep(config.pollMs, deps.signal)
   }
+  if (!config.disabled) await retryLostSpawns(deps)
   while (!deps.signal?.aborted) {
     if (config.disabled) {
       deps.log('[atlas-spawn-worker] the spawn engine is disabled (ATLAS_SPAWN_DISABLED=1): no job is taken')
@@ -138,11 +147,29 @@ export async function runSpawnWorker(deps: WorkerDeps, options: { mode: 'drain' 
   return report
 }
 
+/**
+ * Before taking jobs: a spawn left running by a worker that died (its lease expired, or its
+ * holder is a dead process of this host: a SIGKILLed worker) is recorded as lost and, unless
+ * the message keeps losing its worker, queued again at once, so this run spawns it.
+ */
+async function retryLostSpawns(deps: WorkerDeps): Promise<void> {
+  try {
+    const { lost } = await recover(deps)
+    for (const messageId of lost) {
+      const queued = await queueMessage(deps, messageId)
+      if (queued.kind === 'queued') deps.log(`[atlas-spawn-worker] message #${messageId}: its worker was lost; spawned again now (spawn ${queued.spawnId})`)
+    }
+  }
+  catch (error) {
+    deps.log(`[atlas-spawn-worker] the recovery of lost spawns failed (the orchestrator's next cycle retries): ${(error as Error).message}`)
+  }
+}
+
 interface SpawnContext {
   spawn: AtlasSpawn
   message: MessageRef & { fromName: string | null, textBody: string, receivedAt: Date }
   inbox: { intent: string | null, confidence: number | null, model: string | null, reasoning: string | null, tenantId: string | null }
-  tenant: (PromptTenant & { id: string }) | null
+  tenant: (PromptTenant & { id: string, repository: string | null }) | null
   previous: AtlasSpawn | null
 }
 
@@ -159,7 +186,13 @@ async function loadContext(db: Db, spawnId: string): Promise<SpawnContext | null
     spawn,
     message: { id: m.id, subject: m.subject, fromAddress: m.fromAddress, fromName: m.fromName, textBody: m.textBody, receivedAt: m.receivedAt },
     inbox: { intent: i.intent, confidence: i.confidence, model: i.model, reasoning: i.reasoning, tenantId: i.tenantId },
-    tenant: client ? { id: client.id, slug: client.slug, name: client.name, preprodUrl: typeof client.config?.preprodUrl === 'string' ? client.config.preprodUrl : null } : null,
+    tenant: client
+      ? {
+          id: client.id, slug: client.slug, name: client.name,
+          preprodUrl: typeof client.config?.preprodUrl === 'string' ? client.config.preprodUrl : null,
+          repository: typeof client.config?.repository === 'string' ? client.config.repository : null,
+        }
+      : null,
     previous: previous ?? null,
   }
 }
@@ -244,11 +277,32 @@ export async function processSpawnJob(deps: WorkerDeps, job: SpawnJob, run: { sl
 
 interface Finished { outcome: string, followUp: { spawnId: string, messageId: number, iteration: number } | null }
 
+/** The agent's user: as configured when the worker is root, else the worker's own. */
+async function agentUserFor(deps: WorkerDeps): Promise<AgentUser | null> {
+  if (deps.agentUser !== undefined) return deps.agentUser
+  return process.getuid?.() === 0 ? await resolveAgentUser(deps.config.agentUser) : null
+}
+
 async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: SpawnJob, leaseLost: AbortSignal, claimedAt: number): Promise<Finished> {
+  const { config } = deps
+  const user = await agentUserFor(deps)
+  const workspace = await prepareWorkspace({ root: config.spawnRoot, spawnId: context.spawn.id, repository: context.tenant?.repository ?? config.defaultRepository ?? null, owner: user })
+  let finished: Finished | null = null
+  try {
+    finished = await spawnInWorkspace(deps, context, leaseLost, claimedAt, workspace, user)
+    return finished
+  }
+  finally {
+    const kept = disposeWorkspace(workspace, keepWorkspace(config.keepWorkdir, finished?.outcome !== 'actioned'))
+    if (kept === 'kept') deps.log(`[atlas-spawn-worker] message #${context.message.id}: the spawn's folder is kept as evidence: ${workspace.dir}`)
+  }
+}
+
+async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLost: AbortSignal, claimedAt: number, workspace: Workspace, user: AgentUser | null): Promise<Finished> {
   const { db, config } = deps
   const { spawn, message } = context
   const intent = context.inbox.intent ?? 'run'
-  const paths = spawnPaths(config.tmpDir, spawn.id)
+  const paths = { ...spawnPaths(config.tmpDir, spawn.id), resultFile: workspace.resultFile }
   mkdirSync(config.logDir, { recursive: true })
   const logPath = join(config.logDir, `spawn-${spawn.id}.jsonl`)
   const previousContract = (context.previous?.result ?? null) as { commits?: Array<{ sha: string, message: string }>, summary?: string } | null
@@ -260,7 +314,10 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
       ? { iteration: spawn.iteration, maxIterations: config.maxIterations, commits: previousContract?.commits ?? [], errors: (spawn.carriedErrors ?? []) as QaError[], summary: previousContract?.summary ?? null }
       : undefined,
   })
-  const systemPrompt = buildSystemPrompt({ resultFile: paths.resultFile, workDir: config.workDir, tenant: context.tenant })
+  const systemPrompt = buildSystemPrompt({ resultFile: paths.resultFile, workDir: workspace.workDir, tenant: context.tenant })
+  const agentEnv = agentEnvironment(deps.env, config, workspace, { SYNEDRE_MESSAGE_ID: String(message.id), SYNEDRE_TENANT: context.tenant?.slug ?? '' })
+  const policy = sandboxPolicy(config, workspace, { agentBin: findBinary(config.agentBin, agentEnv), env: deps.env, user })
+  const sandboxFile = writeSandboxPolicy(workspace, policy)
   await updateSpawn(db, spawn.id, { prompt, logPath })
 
   // The job's expiry is the backstop: past it, the worker stops the agent's whole group.
@@ -278,7 +335,7 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
       prompt,
       systemPrompt,
       resultFile: paths.resultFile,
-      workDir: config.workDir,
+      workDir: workspace.workDir,
       spawnDir: paths.spawnDir,
       logPath,
       model: config.model,
@@ -286,7 +343,8 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
       agentBin: config.agentBin,
       timeoutMs: config.timeoutMs,
       killGraceMs: config.killGraceMs,
-      env: { ...deps.env, SYNEDRE_MESSAGE_ID: String(message.id), SYNEDRE_TENANT: context.tenant?.slug ?? '' },
+      env: agentEnv,
+      sandboxFile,
       sink: createEventSink(db, { spawnId: spawn.id, messageId: message.id }, { log: deps.log }),
       signal: stop.signal,
       onAgentStarted: (started) => {
@@ -348,13 +406,10 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
       details: {
         spawnId: spawn.id, iteration: spawn.iteration, status: result.status, commits: result.commits, routes: result.routes,
         intentCorrection: result.intentCorrection, refusedCorrection: result.refusedCorrection ?? undefined,
-        events: agent.events, exitCode: agent.agentExitCode, costUsd: figures?.costUsd ?? null,
+        events: agent.events, exitCode: agent.agentExitCode, signal: agent.agentSignal, costUsd: figures?.costUsd ?? null, sandbox: config.sandbox,
         stream: figures ? undefined : 'no result event reached the stream (the terminal may drop the last output); the result file decided',
       },
     })
-    if (result.replyDraft) {
-      await saveReplyDraft(tx, { messageId: message.id, body: withSignature(clip(result.replyDraft, 20_000), deps.config.teamSignature), actor: deps.actor })
-    }
   })
   await tellAgentsRegistry(deps, context, 'completed', `status ${result.status}`)
 
@@ -367,11 +422,21 @@ async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, job: Spaw
     await db.transaction(async (tx) => {
       await updateSpawn(tx, spawn.id, { status: 'succeeded', outcome: 'actioned', endedAt: new Date(), reason: `summary ${mailed}` })
       await setInbox(tx, message.id, 'actioned', { reason: result.intentCorrection ? `intent corrected by the agent: ${intent} → ${finalIntent}` : null, intent: result.intentCorrection ? finalIntent : undefined })
+      await recordActioned(tx, deps, context, result, { intent: finalIntent, summary: mailed })
     })
     deps.log(`[atlas-spawn-worker] message #${message.id}: actioned (${finalIntent}); summary ${mailed}`)
     return { outcome: 'actioned', followUp: null }
   }
-  return await deployAndQa(deps, context, result)
+  return await deployAndQa(deps, context, result, workspace.workDir)
+}
+
+/**
+ * The message is actioned: the `actioned` audit, and the agent's reply draft kept (only now:
+ * an escalated or failed message never shows a draft saying the request was handled).
+ */
+async function recordActioned(tx: Tx, deps: WorkerDeps, context: SpawnContext, result: ResultContract, details: Record<string, unknown>): Promise<void> {
+  const draft = result.replyDraft ? await saveReplyDraft(tx, { messageId: context.message.id, body: withSignature(clip(result.replyDraft, 20_000), deps.config.teamSignature), actor: deps.actor }) : null
+  await recordAtlasAudit(tx, { messageId: context.message.id, action: 'actioned', actor: deps.actor, details: { spawnId: context.spawn.id, iteration: context.spawn.iteration, replyDraftId: draft?.id ?? null, ...details } })
 }
 
 /** The agents registry counts the orchestrator's spawns; a failure there never fails the spawn. */
@@ -409,7 +474,7 @@ async function failSpawn(deps: WorkerDeps, context: SpawnContext, reason: string
     await recordAtlasAudit(tx, {
       messageId: message.id, action: 'spawn_failed', actor: deps.actor,
       details: {
-        spawnId: spawn.id, iteration: spawn.iteration, reason, timedOut: agent.timedOut, aborted: agent.aborted, exitCode: agent.agentExitCode,
+        spawnId: spawn.id, iteration: spawn.iteration, reason, timedOut: agent.timedOut, aborted: agent.aborted, exitCode: agent.agentExitCode, signal: agent.agentSignal,
         wrapperExitCode: agent.wrapperExitCode, events: agent.events, salvagedCheckpoint: salvaged ? { status: salvaged.status, summary: clip(salvaged.summary, 2000) } : null,
       },
     })
@@ -437,13 +502,23 @@ async function escalate(deps: WorkerDeps, context: SpawnContext, reason: string,
   await db.transaction(async (tx) => {
     await updateSpawn(tx, spawn.id, { status: 'succeeded', outcome: details.outcome, reason, endedAt: new Date() })
     await setInbox(tx, message.id, 'escalated', { reason, needsHuman: true })
-    await recordAtlasAudit(tx, { messageId: message.id, action: 'escalated', actor: deps.actor, details: { spawnId: spawn.id, iteration: spawn.iteration, reason, errors: details.errors?.slice(0, 50), mail: mailed } })
+    // A draft saying the request was handled would be untrue: any agent draft is discarded;
+    // its text stays in this audit row and in the spawn's result contract.
+    const discarded = await tx.update(atlasReplyDrafts).set({ status: 'discarded', updatedAt: new Date() })
+      .where(and(eq(atlasReplyDrafts.messageId, message.id), eq(atlasReplyDrafts.status, 'draft'), eq(atlasReplyDrafts.createdBy, deps.actor))).returning({ id: atlasReplyDrafts.id })
+    await recordAtlasAudit(tx, {
+      messageId: message.id, action: 'escalated', actor: deps.actor,
+      details: {
+        spawnId: spawn.id, iteration: spawn.iteration, reason, errors: details.errors?.slice(0, 50), mail: mailed,
+        replyDraftDiscarded: details.contract?.replyDraft ? clip(details.contract.replyDraft, 20_000) : null, discardedDraftIds: discarded.map(d => d.id),
+      },
+    })
   })
   deps.log(`[atlas-spawn-worker] message #${message.id}: escalated: ${reason}; team ${mailed}`)
   return { outcome: 'escalated', followUp: null }
 }
 
-async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contract: ResultContract): Promise<Finished> {
+async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contract: ResultContract, checkout: string): Promise<Finished> {
   const { db, config } = deps
   const { spawn, message, tenant } = context
   if (!config.deployCommand) {
@@ -455,9 +530,13 @@ async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contract: Re
   try {
     const deploy = await runDeploy({
       command: config.deployCommand, tenantSlug: tenant?.slug ?? null, messageId: message.id, spawnId: spawn.id,
-      cwd: config.workDir, timeoutMs: config.deployTimeoutMs, graceMs: config.killGraceMs, env: deps.env, signal: deps.signal,
+      cwd: checkout, timeoutMs: config.deployTimeoutMs, graceMs: config.killGraceMs, env: deps.env, signal: deps.signal,
     })
     await updateSpawn(db, spawn.id, { deploy: { ok: deploy.ok, command: deploy.command, exitCode: deploy.exitCode, signal: deploy.signal, timedOut: deploy.timedOut, durationMs: deploy.durationMs, outputTail: deploy.outputTail } })
+    await recordAtlasAudit(db, {
+      messageId: message.id, action: 'deployed', actor: deps.actor,
+      details: { spawnId: spawn.id, iteration: spawn.iteration, ok: deploy.ok, command: deploy.command, exitCode: deploy.exitCode, signal: deploy.signal, timedOut: deploy.timedOut, durationMs: deploy.durationMs },
+    })
     if (!deploy.ok) {
       errors = [{ kind: 'deploy', route: '(deploy)', message: `${deploy.timedOut ? `the deploy did not finish within ${Math.round(config.deployTimeoutMs / 1000)} s` : `the deploy exited with code ${deploy.exitCode ?? deploy.signal}`}: ${clip(deploy.outputTail.trim().split('\n').slice(-15).join('\n'), 2000)}` }]
     }
@@ -481,6 +560,9 @@ async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contract: Re
     }
     await updateSpawn(db, spawn.id, { qa: qaReport as unknown as Record<string, unknown> })
     errors = qaReport.errors
+    if (errors.length === 0) {
+      await recordAtlasAudit(db, { messageId: message.id, action: 'qa_passed', actor: deps.actor, details: { spawnId: spawn.id, iteration: spawn.iteration, routes: qaReport.routes.map(r => r.route), findings: qaReport.findings.slice(0, 50) } })
+    }
   }
   if (errors.length === 0) {
     const qaText = `passed on ${qaReport?.routes.length ?? 0} route(s)${qaReport?.note ? ` (${qaReport.note})` : ''}`
@@ -488,12 +570,13 @@ async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contract: Re
     await db.transaction(async (tx) => {
       await updateSpawn(tx, spawn.id, { status: 'succeeded', outcome: 'actioned', endedAt: new Date(), reason: `QA ${qaText}; summary ${mailed}` })
       await setInbox(tx, message.id, 'actioned')
+      await recordActioned(tx, deps, context, contract, { intent: 'chantier', qa: qaText, summary: mailed })
     })
     deps.log(`[atlas-spawn-worker] message #${message.id}: deployed, QA ${qaText}, actioned; summary ${mailed}`)
     return { outcome: 'actioned', followUp: null }
   }
 
-  await recordAtlasAudit(db, { messageId: message.id, action: 'qa_failed', actor: deps.actor, details: { spawnId: spawn.id, iteration: spawn.iteration, errors: errors.slice(0, 50) } })
+  await recordAtlasAudit(db, { messageId: message.id, action: 'qa_failed', actor: deps.actor, details: { spawnId: spawn.id, iteration: spawn.iteration, errors: errors.slice(0, 50), findings: qaReport?.findings.slice(0, 50) ?? [] } })
   if (spawn.iteration >= config.maxIterations) {
     return await escalate(deps, context, `QA still failing after ${spawn.iteration} iteration(s)`, { contract, errors, outcome: 'escalated' })
   }

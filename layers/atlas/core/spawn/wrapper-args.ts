@@ -3,6 +3,7 @@
 //   spawn-pty --id <spawn id> --prompt-file <path> --system-prompt-file <path> --model sonnet
 //             --stream-log <path> --add-dir <dir> --timeout-sec 2400
 //             [--agent-bin <path|name>] [--permission-mode acceptEdits] [--kill-grace-ms 5000] [--drain-ms 2000]
+//             [--sandbox-file <spawn folder>/sandbox.json]   (the confinement; none without it)
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -19,6 +20,7 @@ export interface WrapperArgs {
   permissionMode: string
   killGraceMs: number
   drainMs: number
+  sandboxFile: string | null
 }
 
 export class WrapperUsageError extends Error {
@@ -66,6 +68,7 @@ export function parseWrapperArgs(argv: string[], env: Readonly<Record<string, st
         'permission-mode': { type: 'string' },
         'kill-grace-ms': { type: 'string' },
         'drain-ms': { type: 'string' },
+        'sandbox-file': { type: 'string' },
       },
     }))
   }
@@ -98,6 +101,7 @@ export function parseWrapperArgs(argv: string[], env: Readonly<Record<string, st
     permissionMode: values['permission-mode'] ?? 'acceptEdits',
     killGraceMs: positiveInteger('kill-grace-ms', values['kill-grace-ms'], 5000, 0),
     drainMs: positiveInteger('drain-ms', values['drain-ms'], 2000, 0),
+    sandboxFile: values['sandbox-file'] ? readable('sandbox-file', values['sandbox-file']) : null,
   }
 }
 

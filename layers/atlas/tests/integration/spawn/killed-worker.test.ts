@@ -1,0 +1,55 @@
+// A worker SIGKILLed mid-spawn (the crontab's `atlas-spawn-worker` automate, a real process)
+// leaves its automate lease, its slot leases and the message's lease behind, held by a dead
+// pid on this host. The next worker run on the same host takes them at once (no wait for
+// the 120 s lease to expire), records the spawn as lost, and spawns the message again.
+import { hostname } from 'node:os'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { describeOnBothDatabases } from '../../../../../tests/helpers/databases'
+import { runTs, startTs } from '../../../../../tests/helpers/processes'
+import { readLease } from '../../../../health/core/leases'
+import { messageLeaseName } from '../../../core/spawn/leases'
+import { isAlive, spawnProcesses } from '../../../core/spawn/processes'
+import { startEngine, type Engine } from '../../fixtures/spawn/engine'
+import { audits, classifiedMessage, inbox, spawnsOf } from '../../fixtures/spawn/seed'
+
+describeOnBothDatabases('A SIGKILLed spawn worker', (database) => {
+  let engine: Engine
+  beforeAll(async () => {
+    // Leases as long as in production (the automate's is 120 s): only a dead holder frees them early.
+    engine = await startEngine(database().db, database().url, { ATLAS_SMTP_HOST: '', SPAWN_LEASE_TTL_MS: '120000' })
+  })
+  afterAll(async () => {
+    await engine?.close()
+  })
+
+  it('its message is spawned again at the next worker run on the same host, without waiting for the leases to expire', async () => {
+    const { db } = database()
+    const id = await classifiedMessage(db, { intent: 'question', subject: 'Killed worker' })
+    await engine.cycle()
+    const worker = startTs('automates/run.ts', ['atlas-spawn-worker'], { env: { ...engine.env, STAND_IN_VARIANT: 'hang' } })
+    await expect.poll(async () => (await spawnsOf(db, id))[0]?.agentPid ?? null, { timeout: 60_000, interval: 100 }).not.toBeNull()
+    worker.child.kill('SIGKILL')
+    await worker.exited
+    const [running] = await spawnsOf(db, id)
+    expect(running).toMatchObject({ status: 'running', host: hostname(), pid: worker.child.pid })
+    const held = await readLease(db, 'automate:atlas-spawn-worker')
+    expect(held).toMatchObject({ host: hostname(), pid: worker.child.pid })
+    expect(held!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 60_000)
+    expect(await readLease(db, messageLeaseName(id))).toMatchObject({ host: hostname(), pid: worker.child.pid })
+
+    const started = Date.now()
+    const next = await runTs('automates/run.ts', ['atlas-spawn-worker'], { env: { ...engine.env, STAND_IN_VARIANT: 'fast' } })
+    expect(next.code, next.output).toBe(0)
+    expect(next.output).not.toContain('lease held')
+    expect(next.output).toContain(`message #${id}: its worker was lost; spawned again now`)
+    expect(Date.now() - started).toBeLessThan(60_000)
+    expect(await inbox(db, id)).toMatchObject({ status: 'actioned' })
+    const [lost, again] = await spawnsOf(db, id)
+    expect(lost).toMatchObject({ status: 'lost', outcome: 'worker_lost', reason: expect.stringContaining('is dead (no such process on this host)') })
+    expect(again).toMatchObject({ status: 'succeeded', outcome: 'actioned' })
+    expect((await audits(db, id)).map(a => a.action)).toEqual(['spawn_started', 'spawn_failed', 'spawn_started', 'spawn_completed', 'actioned'])
+    // The hung agent of the killed worker did not outlive it.
+    await expect.poll(() => spawnProcesses({ spawnId: lost!.id }).length, { timeout: 15_000 }).toBe(0)
+    expect(isAlive(lost!.agentPid!)).toBe(false)
+  }, 150_000)
+})
