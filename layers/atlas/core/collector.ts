@@ -71,7 +71,7 @@ export function createCheckpoint(pauseAt: AtlasConfig['pauseAt'], log: (line: st
 }
 
 const FETCH_BATCH_BYTES = 64 * 1024 * 1024
-const CYCLE_PREFIX = 'atlas-cycle-'
+export const CYCLE_PREFIX = 'atlas-cycle-'
 
 /** Folders of cycles whose process died (killed before its `finally`): removed, they hold mail attachments. */
 export function removeDeadCycleFolders(tmpDir: string, log: (line: string) => void): number {
