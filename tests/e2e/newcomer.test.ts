@@ -113,7 +113,7 @@ it('the home page shows the collector "not configured" as soon as it runs, witho
   // Pushed by the server-sent events: no reload.
   await row.getByText('not configured').waitFor({ timeout: 15_000 })
   expect(await row.getByTestId('run-outcome-variable').innerText()).toBe('set ATLAS_IMAP_HOST')
-  expect(await page.getByTestId('stat-Not configured').innerText()).toContain('1')
+  expect(await page.getByTestId('stat-value-Not configured').innerText()).toBe('1')
 
   await page.getByTestId('run-log-atlas-collect').click()
   await page.waitForURL('**/hub/health/automations/atlas-collect')
