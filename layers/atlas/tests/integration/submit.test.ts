@@ -10,6 +10,11 @@ import { eicar, TEST_SIGNATURE, writeEicarDatabase } from '../fakes/clamav'
 import { compose, uniqueId } from '../fixtures/mail'
 import { atlasMessages } from '../../../../db/schema/atlas'
 import { eq } from 'drizzle-orm'
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { collect } from '../../core/collector'
+import { DROP_MAILBOX } from '../../core/ingest/drop-folder'
 
 const PERSON = 'operator@studio.test'
 
@@ -53,5 +58,31 @@ describeOnBothDatabases('Atlas test messages handed in from the hub', (database)
     const blocked = (await auditOf(db, result.messageId)).find(entry => entry.action === 'blocked_unsafe')
     expect(JSON.stringify(blocked?.details)).toContain(TEST_SIGNATURE)
     expect(blocked?.actor).toBe(PERSON)
+  })
+
+  it('an .eml dropped into the watched folder is collected by the next cycle without a mailbox, then removed; one still being written waits', async () => {
+    const { db } = database()
+    const dropDir = mkdtempSync(join(tmpdir(), 'atlas-drop-test-'))
+    try {
+      const settled = join(dropDir, 'request.eml')
+      writeFileSync(settled, await compose({ messageId: uniqueId('drop'), subject: 'Dropped request', text: 'Please add a FAQ page.' }))
+      utimesSync(settled, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000))
+      const fresh = join(dropDir, 'still-writing.eml')
+      writeFileSync(fresh, 'From: a@b.example\r\n')
+      writeFileSync(join(dropDir, 'notes.txt'), 'not a message')
+
+      const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db })
+      const report = await collect({ db, ai, config: testConfig({ CLAMAV_DATABASE: clamdb.dir, ATLAS_DROP_DIR: dropDir }), log: () => {} })
+      await ai.flush()
+      expect(report).toMatchObject({ imap: 'not_configured', dropped: 1, pipeline: { classified: 1 } })
+      const [message] = await db.select().from(atlasMessages).where(eq(atlasMessages.subject, 'Dropped request'))
+      expect(message).toMatchObject({ mailbox: DROP_MAILBOX })
+      expect(existsSync(settled)).toBe(false)
+      expect(existsSync(fresh)).toBe(true)
+      expect(existsSync(join(dropDir, 'notes.txt'))).toBe(true)
+    }
+    finally {
+      rmSync(dropDir, { recursive: true, force: true })
+    }
   })
 })
