@@ -1,5 +1,5 @@
 import withNuxt from './.nuxt/eslint.config.mjs'
 
 export default withNuxt({
-  ignores: ['.data/**', '.output/**', 'bench/results.json', 'db/migrations/meta/**'],
+  ignores: ['.data/**', '.output/**', 'tests/.tmp/**', 'bench/results.json', 'db/migrations/meta/**'],
 })

@@ -1,7 +1,7 @@
 // atlas-collect [--dry-run] [--json]
 // Every minute: polls the Atlas mailbox (IMAP), stores new messages, then scans their
 // attachments (ClamAV), reads their images (OCR) and classifies them (AI facade).
-// Exit codes: 0 the cycle ran; 1 the mailbox could not be polled (what was stored earlier
+// Exit codes: 0 the cycle ran (recorded `not configured` when no mailbox is set); 1 the mailbox could not be polled (what was stored earlier
 // was still processed); 2 bad configuration (the variable and the fix are named).
 import { parseArgs } from 'node:util'
 import { defineAutomate } from '../layers/health/core/automate'
@@ -28,6 +28,9 @@ export default defineAutomate({
     }
     const ai = createAiFacade({ env: process.env, db: ctx.db, log: line => ctx.log(line) })
     const report = await collect({ db: ctx.db, ai, config, log: ctx.log, signal: ctx.signal }, { dryRun: values['dry-run'] })
+    if (report.imap === 'not_configured') {
+      ctx.notConfigured('ATLAS_IMAP_HOST', 'no mailbox to poll, so no mail comes in (with ATLAS_IMAP_USER and ATLAS_IMAP_PASSWORD); test messages pasted in the hub are still processed')
+    }
     await ai.flush()
     if (values.json) {
       ctx.log(JSON.stringify(report))

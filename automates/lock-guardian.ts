@@ -29,6 +29,10 @@ export default defineAutomate({
         const result = await mail.sendToTeam({ subject, text: `${alert.message}\n\n${JSON.stringify(alert.details, null, 2)}\n` }, { actor: 'lock-guardian' })
         const outcome = result.sent ? `sent to ${result.recipients.join(', ')}` : result.reason === 'no_team' ? 'not sent: INTERNAL_TEAM_EMAILS is empty' : 'not sent: ATLAS_SMTP_HOST is not set'
         ctx.log(`mail to internal team (${outcome}): ${subject}`)
+        if (!result.sent) {
+          if (result.reason === 'no_team') ctx.notConfigured('INTERNAL_TEAM_EMAILS', 'alerts cannot be mailed: no one on the internal team list')
+          else ctx.notConfigured('ATLAS_SMTP_HOST', 'alerts cannot be mailed to the team (outbound SMTP, see .env.example)')
+        }
         return result.sent
       },
       log: ctx.log,

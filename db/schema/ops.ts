@@ -12,7 +12,7 @@ export const opsAutomations = pgTable('ops_automations', {
   updatedBy: text('updated_by'),
 })
 
-export const CRON_RUN_STATUSES = ['running', 'ok', 'failed', 'skipped'] as const
+export const CRON_RUN_STATUSES = ['running', 'ok', 'not_configured', 'failed', 'skipped'] as const
 export type CronRunStatus = typeof CRON_RUN_STATUSES[number]
 
 /** One row per automate execution, including the ones skipped by the breaker or a held lease. */
@@ -31,7 +31,7 @@ export const opsCronRuns = pgTable('ops_cron_runs', {
   outputTail: text('output_tail'),
 }, table => [
   index('ops_cron_runs_automation_started_idx').on(table.automation, table.startedAt),
-  check('ops_cron_runs_status_check', sql`${table.status} in ('running', 'ok', 'failed', 'skipped')`),
+  check('ops_cron_runs_status_check', sql`${table.status} in ('running', 'ok', 'not_configured', 'failed', 'skipped')`),
 ])
 
 /**

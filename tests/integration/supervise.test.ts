@@ -30,6 +30,25 @@ describeOnBothDatabases('supervision wrapper', (database) => {
     expect(await readLease(db, leaseName('probe-ok'))).toBeUndefined()
   })
 
+  it('records a run whose prerequisite is missing as not_configured, with the variable to set, never ok', async () => {
+    const { db } = database()
+    const automate = defineAutomate({ name: 'probe-unset', description: '', scope: '', run: async (ctx) => {
+      ctx.log('nothing to poll')
+      ctx.notConfigured('PROBE_HOST', 'no server to poll')
+      return 0
+    } })
+    expect(await supervise(deps(db, 1), automate, [])).toEqual({ status: 'not_configured', exitCode: 0, reason: 'set PROBE_HOST: no server to poll' })
+    const [run] = await recentRuns(db, 'probe-unset')
+    expect(run).toMatchObject({ status: 'not_configured', exitCode: 0, reason: 'set PROBE_HOST: no server to poll', outputTail: 'nothing to poll\n' })
+
+    // A failure stays a failure, whatever else it said.
+    const failing = defineAutomate({ name: 'probe-unset-failing', description: '', scope: '', run: async (ctx) => {
+      ctx.notConfigured('PROBE_HOST', 'no server to poll')
+      return 2
+    } })
+    expect(await supervise(deps(db, 1), failing, [])).toMatchObject({ status: 'failed', exitCode: 2 })
+  })
+
   it('records a crash as failed with the error in the tail, exit code 1', async () => {
     const { db } = database()
     const automate = defineAutomate({ name: 'probe-crash', description: '', scope: '', run: async () => {

@@ -26,6 +26,7 @@ import { storeIncoming, type StoredMessage } from './ingest/store'
 import { createOcrEngine, type OcrEngine } from './ocr'
 import { pendingInboxRows, runPipeline, type PipelineReport, type WorkItem } from './pipeline'
 import { createScanner, type Scanner } from './scan/clamav'
+import { collectDropFolder } from './ingest/drop-folder'
 import { formatBytes } from './text'
 
 export interface CollectDeps {
@@ -56,6 +57,8 @@ export interface CollectReport {
   duplicates: number
   seenNotConfirmed: number
   refetched: number
+  /** Messages taken from the watched folder (ATLAS_DROP_DIR). */
+  dropped: number
   pipeline: Omit<PipelineReport, 'outcomes'>
   /** Where the cycle's time went: the IMAP session (fetch, store, flag) and the pipeline. */
   timings: { imapMs: number, pipelineMs: number }
@@ -75,7 +78,7 @@ export function createCheckpoint(pauseAt: AtlasConfig['pauseAt'], log: (line: st
 }
 
 const FETCH_BATCH_BYTES = 64 * 1024 * 1024
-const CYCLE_PREFIX = 'atlas-cycle-'
+export const CYCLE_PREFIX = 'atlas-cycle-'
 
 /** Folders of cycles whose process died (killed before its `finally`): removed, they hold mail attachments. */
 export function removeDeadCycleFolders(tmpDir: string, log: (line: string) => void): number {
@@ -202,7 +205,7 @@ export async function collect(deps: CollectDeps, options: { dryRun?: boolean } =
   const actor = deps.actor ?? 'atlas-collect'
   const checkpoint = createCheckpoint(config.pauseAt, log)
   const report: CollectReport = {
-    imap: config.imap ? 'ok' : 'not_configured', unseen: 0, ingested: 0, quarantined: 0, duplicates: 0, seenNotConfirmed: 0, refetched: 0,
+    imap: config.imap ? 'ok' : 'not_configured', unseen: 0, ingested: 0, quarantined: 0, duplicates: 0, seenNotConfirmed: 0, refetched: 0, dropped: 0,
     pipeline: { classified: 0, blocked: 0, failed: 0, stale: 0, skipped: 0 },
     timings: { imapMs: 0, pipelineMs: 0 },
   }
@@ -310,6 +313,9 @@ export async function collect(deps: CollectDeps, options: { dryRun?: boolean } =
       log(`[atlas-collect] dry run: ${report.unseen} unseen message(s), ${pending.length} stored message(s) waiting; nothing changed`)
       return report
     }
+    const dropped = await collectDropFolder({ db, config, actor, log, dir: join(cycleDir, 'drop') })
+    report.dropped = dropped.length
+    for (const item of dropped) items.set(item.inboxId, item)
     report.timings.imapMs = Date.now() - startedAt
     await checkpoint('after_ingest')
     const pipelineStartedAt = Date.now()

@@ -2,6 +2,7 @@
 // is parsed here, with a clear error naming it when its value makes no sense; the rest of
 // the core receives the resulting object as an argument.
 import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 export type AtlasEnv = Readonly<Record<string, string | undefined>>
 
@@ -78,6 +79,8 @@ export interface AtlasConfig {
   senderAuth: SenderAuthConfig
   /** Parent of the per-cycle temporary attachment folders. */
   tmpDir: string
+  /** The watched folder: each `*.eml` dropped there is collected like mailbox mail, then removed. */
+  dropDir: string
   /**
    * Test-only: stop the collector at a named point (`point` or `point@n` for the n-th time)
    * and wait there, so a test can kill it. Never set in production.
@@ -195,6 +198,7 @@ export function readAtlasConfig(env: AtlasEnv): AtlasConfig {
       timeoutMs: integer(env, 'ATLAS_AUTH_TIMEOUT_MS', 15_000, 100),
     },
     tmpDir: text(env, 'ATLAS_TMP_DIR') ?? tmpdir(),
+    dropDir: text(env, 'ATLAS_DROP_DIR') ?? join(text(env, 'DATA_DIR') ?? join(process.cwd(), '.data'), 'atlas-drop'),
     pauseAt: pauseAt(env),
   }
 }

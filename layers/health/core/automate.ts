@@ -12,6 +12,11 @@ export interface AutomateContext {
   signal: AbortSignal
   host: string
   now: () => Date
+  /**
+   * Says a prerequisite is missing (`variable` names what to set): the run is recorded as
+   * `not configured` rather than `ok`, even when it did the rest of its work.
+   */
+  notConfigured: (variable: string, message: string) => void
 }
 
 export interface AutomateDefinition {

@@ -74,3 +74,20 @@ export async function setAutomationActive(db: Db, name: string, active: boolean,
     return true
   })
 }
+
+/** Changes whenever the home page's numbers could: runs (started, ended), switches, alerts. */
+export async function automationsVersion(db: Db): Promise<string> {
+  const [row] = await db.execute<{ version: string }>(sql`
+    select concat_ws(':',
+      (select count(*) from ops_cron_runs),
+      (select count(*) from ops_cron_runs where ended_at is null),
+      (select coalesce(max(updated_at)::text, '') from ops_automations),
+      (select count(*) from ops_alerts),
+      (select count(*) from ops_alerts where resolved_at is null)) as version`)
+  return row!.version
+}
+
+/** One registry row with its last run, or undefined. */
+export async function findAutomation(db: Db, name: string): Promise<AutomationOverview | undefined> {
+  return (await listAutomations(db)).find(automation => automation.name === name)
+}

@@ -1,7 +1,8 @@
 // The supervision wrapper every automate runs through:
 //   1. circuit breaker: ops_automations.active = false → skip, logged with the reason;
 //   2. lease lock: one holder at a time across processes and hosts, heartbeated;
-//   3. execution log: an ops_cron_runs row with exit code, duration and output tail.
+//   3. execution log: an ops_cron_runs row with exit code, duration and output tail; a run
+//      that ends well but said a prerequisite is missing is `not_configured`, never `ok`.
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
@@ -24,7 +25,7 @@ export interface SuperviseDeps {
 }
 
 export interface SuperviseResult {
-  status: 'ok' | 'failed' | 'skipped'
+  status: 'ok' | 'not_configured' | 'failed' | 'skipped'
   exitCode: number
   reason?: string
 }
@@ -74,6 +75,7 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
 
   let exitCode: number
   let reason: string | undefined
+  let missing: string | undefined
   try {
     exitCode = await automate.run({
       db,
@@ -81,6 +83,9 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
       host,
       signal: stop.signal,
       now: deps.now ?? (() => new Date()),
+      notConfigured: (variable, message) => {
+        missing ??= `set ${variable}: ${message}`
+      },
       log: (line) => {
         const text = `${line}\n`
         tail.write(text)
@@ -100,7 +105,8 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
     deps.signal?.removeEventListener('abort', onOuterAbort)
   }
 
-  const status = exitCode === 0 ? 'ok' : 'failed'
+  const status = exitCode !== 0 ? 'failed' : missing ? 'not_configured' : 'ok'
+  if (status === 'not_configured') reason = missing
   await closeRun(db, runId, { status, exitCode, reason, outputTail: tail.read() })
   await releaseLease(db, lock, holder)
   return { status, exitCode, reason }

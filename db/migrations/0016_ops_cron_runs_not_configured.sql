@@ -1,0 +1,2 @@
+ALTER TABLE "ops_cron_runs" DROP CONSTRAINT "ops_cron_runs_status_check";--> statement-breakpoint
+ALTER TABLE "ops_cron_runs" ADD CONSTRAINT "ops_cron_runs_status_check" CHECK ("ops_cron_runs"."status" in ('running', 'ok', 'not_configured', 'failed', 'skipped'));
