@@ -21,6 +21,8 @@ import { DEFAULT_CRONTAB, readCrontab } from '../../automates/supervisor'
 import { automates } from '../../automates/registry'
 import { domains } from '../../shared/domains'
 import { eq } from 'drizzle-orm'
+import { randomUUID } from 'node:crypto'
+import { insertLedgerRows } from '../../layers/ai/core/ledger'
 
 const SCREENS = join(TESTS_TMP, 'screens')
 const WIDE = { width: 1440, height: 900 }
@@ -50,6 +52,12 @@ beforeAll(async () => {
     messageId = await classifiedMessage(db, { subject: SUBJECT, body: 'The export drops the VAT column since Monday.' })
     escalatedId = await classifiedMessage(db, { subject: 'Client portal refuses every login', body: 'Nobody can sign in.', status: 'escalated' })
     await db.update(atlasInbox).set({ needsHuman: true, statusReason: 'the agent could not reproduce it' }).where(eq(atlasInbox.messageId, escalatedId))
+    // A fortnight of model calls, most of them free (the offline provider): the AI chart shows calls.
+    await insertLedgerRows(db, Array.from({ length: 40 }, (_, i) => ({
+      callId: randomUUID(), at: new Date(Date.now() - (i % 14) * 86_400_000), kind: 'completion' as const, provider: i % 4 === 0 ? 'mistral' : 'offline', via: 'api' as const,
+      model: i % 4 === 0 ? 'mistral-small-latest' : 'offline', modelRequested: i % 4 === 0 ? 'mistral-small-latest' : 'offline', feature: i % 3 === 0 ? 'atlas_classify' : 'atlas_reply_draft', tenant: null, actor: null,
+      attempt: 1, outcome: 'ok' as const, error: null, httpStatus: null, tokensIn: 1200 + i * 10, tokensOut: 300, reportedCostUsd: null, durationMs: 90, failoverChain: [],
+    })))
     await db.insert(opsAlerts).values({ kind: 'zombie_lease', subject: 'automate:atlas-collect', holder: 'host-a:4242', message: 'The lease of atlas-collect has no live holder since 20 minutes.' })
   }
   finally {
@@ -202,7 +210,7 @@ describe('the dashboard conventions', () => {
     await page.goto(`${hub.url}/hub`)
     await page.waitForLoadState('networkidle')
     await page.keyboard.press('Control+k')
-    const search = page.getByRole('dialog').getByRole('combobox')
+    const search = page.getByPlaceholder('Pages, agents, messages, notes…')
     await search.waitFor()
     await search.fill('VAT column')
     const hit = page.getByRole('option', { name: new RegExp(SUBJECT) })
@@ -217,7 +225,7 @@ describe('the dashboard conventions', () => {
   it('finds an agent and a page with the palette, from the sidebar button too', async () => {
     await page.goto(`${hub.url}/hub/health`)
     await page.getByTestId('hub-search-button').click()
-    const search = page.getByRole('dialog').getByRole('combobox')
+    const search = page.getByPlaceholder('Pages, agents, messages, notes…')
     await search.fill('orchestr')
     await page.getByRole('option', { name: /orchestrator/ }).first().waitFor()
     await search.fill('AI')
@@ -256,7 +264,7 @@ describe('the dashboard conventions', () => {
     await table.waitFor()
     const fit = await table.evaluate(el => ({ scroll: el.scrollWidth, client: el.clientWidth }))
     expect(fit.scroll).toBeLessThanOrEqual(fit.client + 1)
-    const counter = page.getByTestId('stat-Automations on')
+    const counter = page.getByTestId('stat-value-Automations on')
     const before = await counter.innerText()
     const total = Number(/(\d+)\s*\/\s*(\d+)/.exec(before)![2])
     expect(before).toMatch(new RegExp(`${total}\\s*/\\s*${total}`))

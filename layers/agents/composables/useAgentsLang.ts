@@ -74,13 +74,18 @@ const FRENCH: Record<string, string> = {
 const TIER_NAMES: Record<string, string> = { core: 'Core', metier: 'Trade', full: 'Full' }
 
 export function useAgentsLang() {
-  const lang = useCookie<Lang>('hub-agents-lang', { default: () => 'en', sameSite: 'lax' })
+  const cookie = useCookie<Lang>('hub-agents-lang', { default: () => 'en', sameSite: 'lax' })
+  // One state for the page and its components (the reactor): cookies refs are per call.
+  const lang = useState<Lang>('hub-agents-lang', () => (cookie.value === 'fr' ? 'fr' : 'en'))
   const t = (text: string) => (lang.value === 'fr' ? FRENCH[text] ?? text : text)
-  useHead({ htmlAttrs: { lang: computed(() => lang.value) } })
+  useHead({ htmlAttrs: { lang } })
   return {
     lang,
     t,
     tierName: (tier: string) => t(TIER_NAMES[tier] ?? tier),
-    toggle: () => { lang.value = lang.value === 'en' ? 'fr' : 'en' },
+    toggle: () => {
+      lang.value = lang.value === 'en' ? 'fr' : 'en'
+      cookie.value = lang.value
+    },
   }
 }
