@@ -6,6 +6,8 @@ export default defineNuxtConfig({
   srcDir: '.',
   modules: ['@nuxt/ui', '@nuxt/eslint', '@pinia/nuxt', '@vueuse/nuxt', 'nuxt-auth-utils'],
   css: ['~/assets/css/main.css'],
+  // The hub speaks English; the agents pages switch <html lang> when shown in French.
+  app: { head: { htmlAttrs: { lang: 'en' } } },
   devtools: { enabled: false },
   telemetry: false,
   // Offline machines: no remote font providers; Inter is served from @fontsource-variable.

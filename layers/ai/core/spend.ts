@@ -15,7 +15,12 @@ export interface SpendBucket {
   costUsd: number
 }
 
-export interface SpendByDay extends SpendBucket { byProvider: Record<string, number> }
+/** A day's totals, and per provider its cost (byProvider), its successful calls and its tokens (in + out). */
+export interface SpendByDay extends SpendBucket {
+  byProvider: Record<string, number>
+  callsByProvider: Record<string, number>
+  tokensByProvider: Record<string, number>
+}
 
 export interface SpendReport {
   from: string
@@ -66,16 +71,19 @@ export async function spendReport(db: Db, period: SpendPeriod): Promise<SpendRep
     grouped(db, period, sql`feature`),
     grouped(db, period, sql`tenant`),
     grouped(db, period, sql`'total'`),
-    db.execute<{ day: string, provider: string, cost_usd: string | number }>(sql`
-      select ${day} as day, provider, coalesce(sum(cost_usd), 0) as cost_usd
+    db.execute<{ day: string, provider: string, calls: number, tokens: string | number, cost_usd: string | number }>(sql`
+      select ${day} as day, provider, count(*) filter (where outcome = 'ok')::int as calls,
+             coalesce(sum(tokens_in), 0) + coalesce(sum(tokens_out), 0) as tokens, coalesce(sum(cost_usd), 0) as cost_usd
       from ai_consumption
       where at >= ${period.from.toISOString()}::timestamptz and at < ${period.to.toISOString()}::timestamptz
       group by 1, 2`),
   ])
-  const perDay = new Map<string, Record<string, number>>()
+  const perDay = new Map<string, Pick<SpendByDay, 'byProvider' | 'callsByProvider' | 'tokensByProvider'>>()
   for (const row of dayProvider) {
-    const entry = perDay.get(row.day) ?? {}
-    entry[row.provider] = Number(Number(row.cost_usd).toFixed(6))
+    const entry = perDay.get(row.day) ?? { byProvider: {}, callsByProvider: {}, tokensByProvider: {} }
+    entry.byProvider[row.provider] = Number(Number(row.cost_usd).toFixed(6))
+    entry.callsByProvider[row.provider] = Number(row.calls)
+    entry.tokensByProvider[row.provider] = Number(row.tokens)
     perDay.set(row.day, entry)
   }
   // Every day of the period, spent or not, so a chart has no holes.
@@ -83,7 +91,7 @@ export async function spendReport(db: Db, period: SpendPeriod): Promise<SpendRep
   const found = new Map(days.map(row => [row.key!, bucket(row, '')]))
   for (let t = period.from.getTime(); t < period.to.getTime(); t += 86_400_000) {
     const key = new Date(t).toISOString().slice(0, 10)
-    byDay.push({ ...(found.get(key) ?? { key, calls: 0, failures: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 }), byProvider: perDay.get(key) ?? {} })
+    byDay.push({ ...(found.get(key) ?? { key, calls: 0, failures: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 }), ...(perDay.get(key) ?? { byProvider: {}, callsByProvider: {}, tokensByProvider: {} }) })
   }
   return {
     from: period.from.toISOString(),

@@ -1,6 +1,6 @@
 // What the hub reads: the inbox list (filters, search, newest first), one message with its
 // attachments, audit trail and materialised record, and a change marker for live refresh.
-import { and, asc, desc, eq, ilike, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { atlasAttachments, atlasAudit, atlasInbox, atlasMessages, type SenderAuth } from '../../../db/schema/atlas'
 import { clients } from '../../../db/schema/clients'
@@ -14,10 +14,16 @@ export interface InboxFilters {
   /** Words searched in the subject, the sender and the body. */
   q?: string
   needsHuman?: boolean
-  /** Keyset pagination: messages older than this message id. */
-  before?: number
-  limit?: number
+  /** 1-based page of `pageSize` rows (at most 200), in `sort` order. */
+  page?: number
+  pageSize?: number
+  sort?: InboxSort
+  dir?: 'asc' | 'desc'
 }
+
+/** The columns the inbox list sorts by (newest first by default). */
+export const INBOX_SORTS = ['receivedAt', 'from', 'subject', 'status', 'intent', 'attachments'] as const
+export type InboxSort = typeof INBOX_SORTS[number]
 
 export interface InboxListItem {
   messageId: number
@@ -41,24 +47,41 @@ export interface InboxListItem {
 export interface InboxList {
   items: InboxListItem[]
   counts: Record<string, number>
-  nextBefore: number | null
+  /** Messages matching the filters, over all pages. */
+  total: number
+  page: number
+  pageSize: number
 }
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, match => `\\${match}`)
 }
 
+const attachmentCount = sql<number>`(select count(*)::int from atlas_attachments a where a.message_id = ${atlasMessages.id})`
+
+const SORT_COLUMN: Record<InboxSort, SQL> = {
+  receivedAt: sql`${atlasMessages.receivedAt}`,
+  from: sql`lower(coalesce(nullif(${atlasMessages.fromName}, ''), ${atlasMessages.fromAddress}, ''))`,
+  subject: sql`lower(${atlasMessages.subject})`,
+  status: sql`${atlasInbox.status}`,
+  intent: sql`coalesce(${atlasInbox.intent}, '')`,
+  attachments: attachmentCount,
+}
+
 export async function listInbox(db: Db, filters: InboxFilters = {}): Promise<InboxList> {
-  const limit = Math.min(Math.max(filters.limit ?? 50, 1), 200)
+  const pageSize = Math.min(Math.max(filters.pageSize ?? 25, 1), 200)
+  const page = Math.max(filters.page ?? 1, 1)
   const conditions: SQL[] = []
   if (filters.status) conditions.push(eq(atlasInbox.status, filters.status))
   if (filters.intent) conditions.push(eq(atlasInbox.intent, filters.intent))
   if (filters.needsHuman !== undefined) conditions.push(eq(atlasInbox.needsHuman, filters.needsHuman))
-  if (filters.before) conditions.push(lt(atlasMessages.id, filters.before))
   for (const word of (filters.q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8)) {
     const pattern = `%${escapeLike(word)}%`
     conditions.push(or(ilike(atlasMessages.subject, pattern), ilike(atlasMessages.fromAddress, pattern), ilike(atlasMessages.fromName, pattern), ilike(atlasMessages.textBody, pattern))!)
   }
+  const where = conditions.length > 0 ? and(...conditions) : undefined
+  const order = filters.dir === 'asc' ? asc : desc
+  // The message id breaks ties, so a page boundary never shows a row twice or skips one.
   const rows = await db.select({
     messageId: atlasMessages.id,
     subject: atlasMessages.subject,
@@ -72,21 +95,26 @@ export async function listInbox(db: Db, filters: InboxFilters = {}): Promise<Inb
     confidence: atlasInbox.confidence,
     tenant: clients.name,
     materialisedKind: atlasInbox.materialisedKind,
-    attachments: sql<number>`(select count(*)::int from atlas_attachments a where a.message_id = ${atlasMessages.id})`,
+    attachments: attachmentCount,
     updatedAt: atlasInbox.updatedAt,
     senderAuth: sql<InboxListItem['senderAuth']>`case when ${atlasMessages.senderAuth} is null then null else jsonb_build_object('verdict', ${atlasMessages.senderAuth}->'verdict', 'flags', coalesce(${atlasMessages.senderAuth}->'flags', '[]'::jsonb)) end`,
   }).from(atlasInbox)
     .innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
     .leftJoin(clients, eq(clients.id, atlasInbox.tenantId))
-    .where(conditions.length > 0 ? and(...conditions) : undefined)
-    .orderBy(desc(atlasMessages.id))
-    .limit(limit + 1)
-  const countRows = await db.select({ status: atlasInbox.status, n: sql<number>`count(*)::int` }).from(atlasInbox).groupBy(atlasInbox.status)
-  const items = rows.slice(0, limit)
+    .where(where)
+    .orderBy(order(SORT_COLUMN[filters.sort ?? 'receivedAt']), order(atlasMessages.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+  const [[matching], countRows] = await Promise.all([
+    db.select({ n: sql<number>`count(*)::int` }).from(atlasInbox).innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId)).where(where),
+    db.select({ status: atlasInbox.status, n: sql<number>`count(*)::int` }).from(atlasInbox).groupBy(atlasInbox.status),
+  ])
   return {
-    items,
+    items: rows,
     counts: Object.fromEntries(countRows.map(row => [row.status, row.n])),
-    nextBefore: rows.length > limit ? items[items.length - 1]!.messageId : null,
+    total: matching?.n ?? 0,
+    page,
+    pageSize,
   }
 }
 

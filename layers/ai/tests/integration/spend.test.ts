@@ -36,6 +36,9 @@ describeOnBothDatabases('AI spend', (database) => {
     expect(report.total).toMatchObject({ calls: 3, failures: 1, costUsd: 6.9 })
     expect(report.byDay.map(d => [d.key, d.costUsd, d.calls])).toEqual([['2026-10-31', 0, 0], ['2026-11-01', 0.4, 1], ['2026-11-02', 6.5, 2]])
     expect(report.byDay[2]!.byProvider).toEqual({ anthropic: 6.5, mistral: 0 })
+    // The chart can also plot calls (successful ones) or tokens: a free call still shows.
+    expect(report.byDay[2]!.callsByProvider).toEqual({ anthropic: 2, mistral: 0 })
+    expect(report.byDay[2]!.tokensByProvider).toEqual({ anthropic: 2_000_020, mistral: 0 })
     expect(report.byProvider.map(b => [b.key, b.costUsd, b.calls, b.failures])).toEqual([['anthropic', 6.5, 2, 0], ['mistral', 0.4, 1, 1]])
     expect(report.byFeature.map(b => [b.key, b.costUsd])).toEqual([['atlas_reply_draft', 6], ['=cmd|evil', 0.5], ['atlas_classify', 0.4]])
     expect(report.byTenant.map(b => [b.key, b.costUsd])).toEqual([['acme', 6.4], ['beta, "quoted"', 0.5]])

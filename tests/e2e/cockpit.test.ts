@@ -1,0 +1,319 @@
+// The cockpit at a glance, in Debian's chromium against the real hub: every hub page at
+// 1440 × 900 and 390 × 844 without horizontal overflow (the page, its panel and each card),
+// console error, failed request or a second language; screenshots of the pages a studio
+// reads daily (tests/.tmp/screens/); the branded 404 page for an unknown page, a missing
+// message and a missing agent (their APIs answer 404); the Ctrl-K palette finding a
+// message by its subject; notifications; the inbox's server pages; the home table's fit.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
+import { launchBrowser, signInPage } from '../helpers/browser'
+import { TESTS_TMP } from '../helpers/database-config'
+import { connectDatabase } from '../../db/connection'
+import { findRunningEmbedded } from '../../db/embedded'
+import { atlasInbox } from '../../db/schema/atlas'
+import { opsAlerts } from '../../db/schema/ops'
+import { classifiedMessage } from '../../layers/atlas/tests/fixtures/spawn/seed'
+import { syncAutomations } from '../../layers/health/core/automations'
+import { DEFAULT_CRONTAB, readCrontab } from '../../automates/supervisor'
+import { automates } from '../../automates/registry'
+import { domains } from '../../shared/domains'
+import { eq } from 'drizzle-orm'
+import { randomUUID } from 'node:crypto'
+import { insertLedgerRows } from '../../layers/ai/core/ledger'
+
+const SCREENS = join(TESTS_TMP, 'screens')
+const WIDE = { width: 1440, height: 900 }
+const PHONE = { width: 390, height: 844 }
+const SUBJECT = 'Quarterly invoice export misses the VAT column'
+// UI words of the other language (the agents pages' dictionary), never user data.
+const FRENCH_UI = ['Métier', 'Cadrage', 'Exécution', 'Réacteur', 'Registre', 'Toutes les familles', 'Niveaux de briefing', 'Familles', 'Aucun agent']
+const ENGLISH_UI = ['Registry', 'Reactor', 'All families', 'Prompt domains', 'Briefing tiers', 'Families:', 'States:', 'Trade', 'Relationships']
+
+let hub: Hub
+let browser: Browser
+let cookie: string
+let messageId: number
+let escalatedId: number
+
+beforeAll(async () => {
+  hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1' } })
+  const database = await connectDatabase(findRunningEmbedded(hub.dataDir)!, { max: 1 })
+  try {
+    const db = database.db
+    // The automations the home page lists, as the supervisor registers them (without running any).
+    const entries = readCrontab(DEFAULT_CRONTAB)
+    const definitions = new Map(await Promise.all(entries.map(async e => [e.automation, await automates[e.automation]!()] as const)))
+    await syncAutomations(db, entries, name => definitions.get(name))
+    // Enough messages for more than one page of the inbox (25 a page).
+    for (let i = 1; i <= 27; i++) await classifiedMessage(db, { subject: `Routine request number ${String(i).padStart(2, '0')}`, body: 'Please update the footer.' })
+    messageId = await classifiedMessage(db, { subject: SUBJECT, body: 'The export drops the VAT column since Monday.' })
+    escalatedId = await classifiedMessage(db, { subject: 'Client portal refuses every login', body: 'Nobody can sign in.', status: 'escalated' })
+    await db.update(atlasInbox).set({ needsHuman: true, statusReason: 'the agent could not reproduce it' }).where(eq(atlasInbox.messageId, escalatedId))
+    // A fortnight of model calls, most of them free (the offline provider): the AI chart shows calls.
+    await insertLedgerRows(db, Array.from({ length: 40 }, (_, i) => ({
+      callId: randomUUID(), at: new Date(Date.now() - (i % 14) * 86_400_000), kind: 'completion' as const, provider: i % 4 === 0 ? 'mistral' : 'offline', via: 'api' as const,
+      model: i % 4 === 0 ? 'mistral-small-latest' : 'offline', modelRequested: i % 4 === 0 ? 'mistral-small-latest' : 'offline', feature: i % 3 === 0 ? 'atlas_classify' : 'atlas_reply_draft', tenant: null, actor: null,
+      attempt: 1, outcome: 'ok' as const, error: null, httpStatus: null, tokensIn: 1200 + i * 10, tokensOut: 300, reportedCostUsd: null, durationMs: 90, failoverChain: [],
+    })))
+    await db.insert(opsAlerts).values({ kind: 'zombie_lease', subject: 'automate:atlas-collect', holder: 'host-a:4242', message: 'The lease of atlas-collect has no live holder since 20 minutes.' })
+  }
+  finally {
+    await database.close()
+  }
+  mkdirSync(SCREENS, { recursive: true })
+  cookie = await signIn(hub.url, FOUNDER.email, FOUNDER.password)
+  browser = await launchBrowser()
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await hub?.interrupt()
+})
+
+async function signedIn(viewport: { width: number, height: number }): Promise<{ context: BrowserContext, page: Page }> {
+  const context = await browser.newContext({ viewport })
+  const page = await context.newPage()
+  await signInPage(page, hub.url, FOUNDER)
+  return { context, page }
+}
+
+/** Console errors, page errors and failed requests while `work` runs. */
+async function watching(page: Page, work: () => Promise<void>): Promise<string[]> {
+  const problems: string[] = []
+  const onPageError = (error: Error) => problems.push(`page error: ${error.message}`)
+  const onConsole = (message: { type: () => string, text: () => string }) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`)
+  }
+  const onResponse = (response: { url: () => string, status: () => number }) => {
+    if (response.url().startsWith(hub.url) && response.status() >= 400) problems.push(`${response.status()} ${response.url()}`)
+  }
+  // A navigation aborts the previous page's live streams: that is not a failure.
+  const onFailed = (request: { url: () => string, failure: () => { errorText: string } | null }) => {
+    if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`)
+  }
+  page.on('pageerror', onPageError)
+  page.on('console', onConsole)
+  page.on('response', onResponse)
+  page.on('requestfailed', onFailed)
+  try {
+    await work()
+  }
+  finally {
+    page.off('pageerror', onPageError)
+    page.off('console', onConsole)
+    page.off('response', onResponse)
+    page.off('requestfailed', onFailed)
+  }
+  return problems
+}
+
+/** Every element wider than its box: the document, the panel bodies, each card. */
+async function overflows(page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    const found: string[] = []
+    const check = (el: Element, name: string) => {
+      if (el.scrollWidth > el.clientWidth + 1) found.push(`${name}: ${el.scrollWidth} > ${el.clientWidth}`)
+    }
+    check(document.documentElement, 'page')
+    document.querySelectorAll('[data-slot="body"]').forEach((el, i) => check(el, `panel body ${i}`))
+    document.querySelectorAll('[data-slot="root"]').forEach((el) => {
+      if (!el.querySelector(':scope > [data-slot="container"]')) return
+      const title = el.querySelector('[data-slot="title"]')?.textContent?.trim()
+      check(el, `card "${title ?? el.className.slice(0, 40)}"`)
+    })
+    return found
+  })
+}
+
+/** The page's language: <html lang>, and none of the other language's UI words in the panel. */
+async function languageProblems(page: Page): Promise<string[]> {
+  const lang = await page.evaluate(() => document.documentElement.lang)
+  const text = await page.locator('[data-slot="body"]').first().innerText()
+  const foreign = (lang === 'fr' ? ENGLISH_UI : FRENCH_UI).filter(word => text.includes(word))
+  return [...(lang === 'en' || lang === 'fr' ? [] : [`html lang "${lang}"`]), ...foreign.map(word => `"${word}" on a page in ${lang}`)]
+}
+
+const hubPages = () => [
+  { path: '/hub', shot: 'home' },
+  ...domains.map(d => ({ path: `/hub/${d.id}`, shot: ({ atlas: 'inbox', agents: 'agents', ai: 'ai', health: 'health' } as Record<string, string>)[d.id] })),
+  { path: '/hub/memory/vault', shot: undefined },
+  { path: `/hub/atlas/${messageId}`, shot: undefined },
+  { path: '/hub/agents/orchestrator', shot: undefined },
+]
+
+describe.each([['wide', WIDE], ['phone', PHONE]] as const)('every hub page at %s width', (label, viewport) => {
+  it(`fits ${viewport.width} px without a console error, a failed request or a second language`, async () => {
+    const { context, page } = await signedIn(viewport)
+    const report: Record<string, string[]> = {}
+    try {
+      for (const { path, shot } of hubPages()) {
+        const problems = await watching(page, async () => {
+          await page.goto(`${hub.url}${path}`)
+          await page.waitForLoadState('networkidle')
+          // Charts and live parts render in the browser after hydration.
+          await page.waitForTimeout(400)
+        })
+        problems.push(...await overflows(page), ...await languageProblems(page))
+        if (problems.length > 0) report[path] = problems
+        if (shot) await page.screenshot({ path: join(SCREENS, `${shot}-${label}.png`), fullPage: true })
+      }
+    }
+    finally {
+      await context.close()
+    }
+    expect(report).toEqual({})
+  }, 300_000)
+})
+
+describe('the branded error page', () => {
+  it.each([
+    ['an unknown page', '/hub/no-such-page', null],
+    ['a missing message', '/hub/atlas/999999', '/api/atlas/messages/999999'],
+    ['a missing agent', '/hub/agents/no-such-agent', '/api/agents/no-such-agent'],
+  ])('shows %s as a branded 404 with a way back, and its API answers 404', async (_, path, api) => {
+    const { context, page } = await signedIn(WIDE)
+    try {
+      const response = await page.goto(`${hub.url}${path}`)
+      expect(response?.status()).toBe(404)
+      await page.getByTestId('hub-error').waitFor()
+      expect(await page.getByTestId('hub-error-status').innerText()).toBe('404')
+      expect(await page.locator('body').innerText()).not.toMatch(/\[GET\]|Page not found: \/|statusCode/)
+      await page.getByTestId('hub-error-back').click()
+      await page.waitForURL(/\/hub$/)
+      await page.getByTestId('automations-table').waitFor()
+    }
+    finally {
+      await context.close()
+    }
+    if (api) {
+      const answer = await fetch(`${hub.url}${api}`, { headers: { cookie } })
+      expect(answer.status).toBe(404)
+      expect((await answer.json()).data.code).toMatch(/not_found|unknown_agent/)
+    }
+  })
+})
+
+describe('the dashboard conventions', () => {
+  let context: BrowserContext
+  let page: Page
+  beforeAll(async () => {
+    ({ context, page } = await signedIn(WIDE))
+  })
+  afterAll(async () => {
+    await context?.close()
+  })
+
+  it('finds a message by its subject with Ctrl-K and opens it', async () => {
+    await page.goto(`${hub.url}/hub`)
+    await page.waitForLoadState('networkidle')
+    await page.keyboard.press('Control+k')
+    const search = page.getByPlaceholder('Pages, agents, messages, notes…')
+    await search.waitFor()
+    await search.fill('VAT column')
+    const hit = page.getByRole('option', { name: new RegExp(SUBJECT) })
+    await hit.waitFor()
+    await hit.click()
+    await page.waitForURL(`**/hub/atlas/${messageId}`)
+    await page.getByTestId('atlas-headers').waitFor()
+    // The detail page's trail leads back.
+    expect(await page.getByTestId('breadcrumbs').innerText()).toContain('Atlas inbox')
+  })
+
+  it('finds an agent and a page with the palette, from the sidebar button too', async () => {
+    await page.goto(`${hub.url}/hub/health`)
+    await page.getByTestId('hub-search-button').click()
+    const search = page.getByPlaceholder('Pages, agents, messages, notes…')
+    await search.fill('orchestr')
+    await page.getByRole('option', { name: /orchestrator/ }).first().waitFor()
+    await search.fill('AI')
+    await page.getByRole('option', { name: /^AI/ }).first().click()
+    await page.waitForURL('**/hub/ai')
+  })
+
+  it('lists open alerts and messages waiting for a person in the notifications slideover', async () => {
+    await page.goto(`${hub.url}/hub/skills`)
+    await page.getByTestId('hub-notifications-button').click()
+    const panel = page.getByRole('dialog')
+    await panel.getByText('The lease of atlas-collect has no live holder since 20 minutes.').waitFor()
+    await panel.getByText('Client portal refuses every login').click()
+    await page.waitForURL(`**/hub/atlas/${escalatedId}`)
+  })
+
+  it('pages and sorts the Atlas inbox on the server', async () => {
+    await page.goto(`${hub.url}/hub/atlas`)
+    const table = page.getByTestId('atlas-inbox')
+    await page.getByTestId('table-pagination').waitFor()
+    expect(await page.getByTestId('table-pagination').innerText()).toContain('1–25 of 29')
+    expect(await table.locator('tbody tr').count()).toBe(25)
+    await page.getByTestId('table-pagination').getByRole('button', { name: /page 2/i }).click()
+    await page.waitForURL(/page=2/)
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(4)
+    await page.getByRole('button', { name: 'Sort by Subject' }).click()
+    await page.waitForURL(/sort=subject/)
+    // A new order starts again from the first page: the subjects come alphabetically.
+    await expect.poll(async () => (await table.locator('tbody tr').first().innerText())).toContain('Client portal refuses every login')
+  })
+
+  it('fits the home automations table in its card at 1280 px, and a toggle updates "Automations on"', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(`${hub.url}/hub`)
+    const table = page.getByTestId('automations-table')
+    await table.waitFor()
+    const fit = await table.evaluate(el => ({ scroll: el.scrollWidth, client: el.clientWidth }))
+    expect(fit.scroll).toBeLessThanOrEqual(fit.client + 1)
+    const counter = page.getByTestId('stat-value-Automations on')
+    const before = await counter.innerText()
+    const total = Number(/(\d+)\s*\/\s*(\d+)/.exec(before)![2])
+    expect(before).toMatch(new RegExp(`${total}\\s*/\\s*${total}`))
+    await page.getByTestId('switch-atlas-collect').click()
+    await expect.poll(() => counter.innerText()).toMatch(new RegExp(`${total - 1}\\s*/\\s*${total}`))
+    await page.getByTestId('switch-atlas-collect').click()
+    await expect.poll(() => counter.innerText()).toMatch(new RegExp(`${total}\\s*/\\s*${total}`))
+    await page.setViewportSize(WIDE)
+  })
+
+  it('shows the agents pages in one language, English or French, tier names included', async () => {
+    await page.goto(`${hub.url}/hub/agents/orchestrator`)
+    await page.getByTestId('agent-tier-metier').waitFor()
+    expect(await page.getByTestId('agent-tier-metier').innerText()).toContain('Trade')
+    expect(await languageProblems(page)).toEqual([])
+    await page.getByTestId('agent-lang').click()
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('fr')
+    expect(await page.getByTestId('agent-tier-metier').innerText()).toContain('Métier')
+    expect(await languageProblems(page)).toEqual([])
+    // The choice follows to the registry, then back to English.
+    await page.goto(`${hub.url}/hub/agents`)
+    await page.getByTestId('reactor-family-legend').waitFor()
+    expect(await page.getByTestId('reactor-family-legend').innerText()).toContain('Cadrage')
+    expect(await languageProblems(page)).toEqual([])
+    await page.getByTestId('agents-lang').click()
+    await expect.poll(() => page.getByTestId('reactor-family-legend').innerText()).toContain('Scoping')
+    expect(await languageProblems(page)).toEqual([])
+  })
+
+  it('draws on the reactor only the agents the registry lists', async () => {
+    await page.goto(`${hub.url}/hub/agents?family=validation`)
+    await page.getByTestId('reactor').waitFor()
+    const listed = await page.getByTestId('agents-table').locator('tbody tr').count()
+    const drawn = page.locator('[data-testid^="reactor-node-"]')
+    await expect.poll(() => drawn.count()).toBeGreaterThan(0)
+    expect(await page.locator('[data-testid="reactor-ring-1"] [data-testid^="reactor-node-"]').count()).toBe(0)
+    expect(await page.locator('[data-testid="reactor-ring-2"] [data-testid^="reactor-node-"]').count()).toBe(0)
+    expect(await drawn.count()).toBeLessThanOrEqual(listed)
+  })
+
+  it('shows the signed-in person\'s name, full e-mail and role in the user menu', async () => {
+    await page.goto(`${hub.url}/hub`)
+    expect(await page.getByTestId('user-role').innerText()).toBe('founder')
+    await page.getByTestId('user-menu').click()
+    const menu = page.getByRole('menu')
+    await menu.getByText(FOUNDER.email, { exact: true }).waitFor()
+    const email = menu.getByText(FOUNDER.email, { exact: true })
+    const box = await email.evaluate(el => ({ scroll: el.scrollWidth, client: el.clientWidth }))
+    expect(box.scroll).toBeLessThanOrEqual(box.client)
+    await page.keyboard.press('Escape')
+  })
+})

@@ -1,0 +1,71 @@
+// What the cockpit reads, on both databases: the Atlas inbox by pages and in any column's
+// order (no row twice or skipped across pages), the command palette's search (hostile
+// wildcards are literal), and the notifications (open alerts, messages waiting for a person).
+import { beforeAll, expect, it } from 'vitest'
+import { eq } from 'drizzle-orm'
+import { describeOnBothDatabases } from '../helpers/databases'
+import { atlasInbox } from '../../db/schema/atlas'
+import { opsAlerts } from '../../db/schema/ops'
+import { listInbox } from '../../layers/atlas/core/queries'
+import { classifiedMessage } from '../../layers/atlas/tests/fixtures/spawn/seed'
+import { seedAgents } from '../../layers/agents/core/seed'
+import { searchHub } from '../../server/core/search'
+import { listNotifications } from '../../server/core/notifications'
+
+describeOnBothDatabases('cockpit queries', (database) => {
+  const ids: number[] = []
+  let escalated = 0
+
+  beforeAll(async () => {
+    const db = database().db
+    await seedAgents(db)
+    // Same subject twice: the id breaks the tie, so pages stay stable.
+    for (const subject of ['beta', 'alpha', 'delta', 'alpha', 'gamma', 'epsilon 100% done']) ids.push(await classifiedMessage(db, { subject }))
+    escalated = await classifiedMessage(db, { subject: 'Portal down', status: 'escalated' })
+    await db.update(atlasInbox).set({ statusReason: 'no reproduction' }).where(eq(atlasInbox.messageId, escalated))
+    await db.insert(opsAlerts).values([
+      { kind: 'zombie_lease', subject: 'automate:x', message: 'open one' },
+      { kind: 'zombie_lease', subject: 'automate:y', message: 'resolved one', resolvedAt: new Date() },
+    ])
+  })
+
+  it('pages the inbox with a total, newest first by default', async () => {
+    const first = await listInbox(database().db, { pageSize: 3 })
+    const second = await listInbox(database().db, { pageSize: 3, page: 2 })
+    const third = await listInbox(database().db, { pageSize: 3, page: 3 })
+    expect(first.total).toBe(7)
+    expect([...first.items, ...second.items, ...third.items].map(i => i.messageId)).toEqual([escalated, ...ids].sort((a, b) => b - a))
+    expect(third.items).toHaveLength(1)
+  })
+
+  it('sorts by subject across pages, ties broken by id, both directions', async () => {
+    const asc = [...(await listInbox(database().db, { sort: 'subject', dir: 'asc', pageSize: 4 })).items, ...(await listInbox(database().db, { sort: 'subject', dir: 'asc', pageSize: 4, page: 2 })).items]
+    expect(asc.map(i => i.subject)).toEqual(['alpha', 'alpha', 'beta', 'delta', 'epsilon 100% done', 'gamma', 'Portal down'])
+    expect(asc[0]!.messageId).toBeLessThan(asc[1]!.messageId)
+    const desc = (await listInbox(database().db, { sort: 'subject', dir: 'desc', pageSize: 2 })).items
+    expect(desc.map(i => i.subject)).toEqual(['Portal down', 'gamma'])
+    const filtered = await listInbox(database().db, { status: 'escalated' })
+    expect(filtered.total).toBe(1)
+  })
+
+  it('searches messages, agents and notes, wildcards taken literally', async () => {
+    const found = await searchHub(database().db, 'alpha', 6)
+    expect(found.messages.map(m => m.label)).toEqual(['alpha', 'alpha'])
+    expect(found.messages[0]!.to).toMatch(/^\/hub\/atlas\/\d+$/)
+    expect((await searchHub(database().db, '100%', 6)).messages.map(m => m.label)).toEqual(['epsilon 100% done'])
+    expect((await searchHub(database().db, '%', 6)).messages.map(m => m.label)).toEqual(['epsilon 100% done'])
+    const agents = await searchHub(database().db, 'orchestrator', 6)
+    expect(agents.agents[0]).toMatchObject({ to: '/hub/agents/orchestrator' })
+    expect(agents.notes).toEqual([])
+  })
+
+  it('notifies the open alerts and the messages waiting for a person, not the resolved ones', async () => {
+    const list = await listNotifications(database().db)
+    expect(list.map(n => n.body)).toContain('open one')
+    expect(list.map(n => n.body)).not.toContain('resolved one')
+    const message = list.find(n => n.id === `message-${escalated}`)
+    expect(message).toMatchObject({ kind: 'message', title: 'Portal down', to: `/hub/atlas/${escalated}` })
+    expect(message!.body).toContain('no reproduction')
+    expect(list.filter(n => n.kind === 'message')).toHaveLength(1)
+  })
+})
