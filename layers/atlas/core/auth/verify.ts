@@ -160,7 +160,7 @@ export async function authenticateSender(raw: Buffer, options: SenderAuthOptions
   const dkimPass = signatures.filter(s => s.status.result === 'pass' && aligned(s.signingDomain, fromDomain))
   const dkimAlignedFail = signatures.filter(s => s.status.result !== 'pass' && s.status.result !== 'none' && aligned(s.signingDomain, fromDomain))
   const dkimOther = signatures.filter(s => s.status.result === 'pass' && !aligned(s.signingDomain, fromDomain))
-  const spfStatus = trace.spf ? result.spf?.status.result ?? 'none' : 'none'
+  const spfStatus = trace.spf && result.spf ? result.spf.status.result : 'none'
   const spfDomain = trace.spf ? domainOfAddress(trace.spf.sender) || trace.spf.helo : ''
   const spfAlignedPass = spfStatus === 'pass' && aligned(spfDomain, fromDomain)
   const dmarcStatus = result.dmarc ? result.dmarc.status.result : 'none'
