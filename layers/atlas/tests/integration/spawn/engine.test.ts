@@ -81,7 +81,9 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(work.processed).toBe(0)
     expect(logs.join('\n')).toContain('ATLAS_SPAWN_DISABLED=1')
     expect(await spawnEngineStatus(db, { ATLAS_SPAWN_DISABLED: '1' })).toMatchObject({ disabled: true, note: expect.stringContaining('ATLAS_SPAWN_DISABLED=1') })
-    expect(await spawnEngineStatus(db, {})).toMatchObject({ disabled: false, note: null })
+    expect(await spawnEngineStatus(db, {})).toMatchObject({ disabled: false, note: null, sandbox: 'srt', sandboxWarning: null })
+    // An unconfined agent is shown in the hub as a warning.
+    expect(await spawnEngineStatus(db, { SPAWN_SANDBOX: 'none' })).toMatchObject({ sandbox: 'none', sandboxWarning: expect.stringContaining('run unconfined') })
     expect(await spawnsOf(db, id)).toEqual([])
   })
 
