@@ -22,7 +22,7 @@ import { median, type BenchFigure } from './lib'
 
 const STAND_IN = fileURLToPath(new URL('../layers/atlas/tests/fixtures/stand-in-agent.mjs', import.meta.url))
 const FLOOD_MB = 8
-const CLAIMS = 5
+const CLAIMS = 3
 
 const SANDBOXES: SandboxMode[] = ['srt', 'bwrap', 'none']
 
