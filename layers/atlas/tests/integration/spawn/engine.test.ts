@@ -398,9 +398,10 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const config = { ...engine.config, globalConcurrency: 2, hostConcurrency: 1 }
     const env = { ...engine.env, STAND_IN_VARIANT: 'success', STAND_IN_PACE_MS: '40', STAND_IN_LINGER_MS: '0' }
     const stop = new AbortController()
-    // Three workers: two on host-a (one slot there), one on host-b; two slots in all.
-    const workers = ['host-a', 'host-a', 'host-b'].map((host, i) => runSpawnWorker({
-      db, queue: engine.queue, config, env, mail: engine.mailer, host, pid: 1000 + i, actor: 'atlas-spawn-worker', log: () => {}, signal: stop.signal,
+    // Three workers: two on host-a (one slot there), one on host-b; two slots in all. They are
+    // this process (a lease held by a pid that does not exist on this host would be taken).
+    const workers = ['host-a', 'host-a', 'host-b'].map(host => runSpawnWorker({
+      db, queue: engine.queue, config, env, mail: engine.mailer, host, pid: process.pid, actor: 'atlas-spawn-worker', log: () => {}, signal: stop.signal,
     }, { mode: 'forever' }))
     let most = 0
     let mostOnOneHost = 0
