@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../helpers/databases'
 import { acquireLease, heartbeatLease, readLease, releaseLease } from '../../layers/health/core/leases'
 
-const owner = (holder: string, pid = 100) => ({ holder, host: 'test-host', pid })
+// This process by default: a lease whose holder is a dead process of the same host is taken at once.
+const owner = (holder: string, pid = process.pid) => ({ holder, host: 'test-host', pid })
 
 describeOnBothDatabases('lease locks', (database) => {
   it('gives a lease to exactly one of many simultaneous claimants', async () => {
@@ -36,5 +37,18 @@ describeOnBothDatabases('lease locks', (database) => {
     expect(lease?.pid).toBe(2)
     expect(Date.now() - lease!.heartbeatAt.getTime()).toBeLessThan(60_000)
     expect(await heartbeatLease(db, 'expiring', 'dead', 60_000)).toBe(false)
+  })
+
+  it('takes at once a lease whose holder is a dead process of the same host, never a live one or another host\'s', async () => {
+    const { db } = database()
+    const dead = 2 ** 22 + 4321
+    expect(await acquireLease(db, 'orphaned', owner('killed', dead), 60_000)).toBe(true)
+    expect(await acquireLease(db, 'orphaned', { holder: 'elsewhere', host: 'other-host', pid: process.pid }, 60_000)).toBe(false)
+    expect(await acquireLease(db, 'orphaned', owner('next'), 60_000, { isAlive: () => true })).toBe(false)
+    expect(await acquireLease(db, 'orphaned', owner('next'), 60_000)).toBe(true)
+    expect(await readLease(db, 'orphaned')).toMatchObject({ holder: 'next', host: 'test-host', pid: process.pid })
+    expect(await heartbeatLease(db, 'orphaned', 'killed', 60_000)).toBe(false)
+    // This process is alive: its own leases are never taken that way.
+    expect(await acquireLease(db, 'orphaned', owner('again'), 60_000)).toBe(false)
   })
 })

@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
 import { atlasSpawnEvents, atlasSpawns, type AtlasSpawn } from '../../../../db/schema/atlas-spawn'
-import { SPAWN_QUEUE, spawnDisabled } from './config'
+import { SANDBOX_MODES, SPAWN_QUEUE, spawnDisabled } from './config'
 
 /** A running spawn with no event for this long is shown as possibly hung. */
 export const HUNG_AFTER_MS = 5 * 60_000
@@ -12,6 +12,9 @@ export interface SpawnEngineStatus {
   disabled: boolean
   /** Why it is off, in words, when it is. */
   note: string | null
+  /** How agents are confined (SPAWN_SANDBOX), and a warning when they are not. */
+  sandbox: string
+  sandboxWarning: string | null
   queue: Record<string, number>
   running: SpawnSummary[]
   slots: Array<{ name: string, host: string, pid: number, heartbeatAt: string }>
@@ -100,10 +103,19 @@ export async function spawnEngineStatus(db: Db, env: Readonly<Record<string, str
   return {
     disabled,
     note: disabled ? 'The spawn engine is switched off (ATLAS_SPAWN_DISABLED=1): nothing is queued or spawned; running spawns finish. Unset the variable to resume.' : null,
+    ...sandboxStatus(env),
     queue: Object.fromEntries(queueRows.map(row => [row.state, row.n])),
     running: running.map(spawn => summarise(spawn)),
     slots: slots.map(row => ({ name: row.name, host: row.host, pid: row.pid, heartbeatAt: new Date(row.heartbeat_at).toISOString() })),
   }
+}
+
+/** SPAWN_SANDBOX as the hub shows it: `none` (or a value the workers refuse) is a warning. */
+export function sandboxStatus(env: Readonly<Record<string, string | undefined>>): { sandbox: string, sandboxWarning: string | null } {
+  const sandbox = env.SPAWN_SANDBOX?.trim() || 'srt'
+  if (sandbox === 'none') return { sandbox, sandboxWarning: 'SPAWN_SANDBOX=none: coding agents run unconfined, with the file system and the network of the worker\'s user (refused when the worker runs as root). Use srt or bwrap.' }
+  if (!(SANDBOX_MODES as readonly string[]).includes(sandbox)) return { sandbox, sandboxWarning: `SPAWN_SANDBOX=${sandbox} is not a sandbox (srt, bwrap or none): the workers refuse to start agents.` }
+  return { sandbox, sandboxWarning: null }
 }
 
 export async function listSpawns(db: Db, messageId: number): Promise<SpawnSummary[]> {

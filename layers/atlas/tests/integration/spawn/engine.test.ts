@@ -81,7 +81,9 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(work.processed).toBe(0)
     expect(logs.join('\n')).toContain('ATLAS_SPAWN_DISABLED=1')
     expect(await spawnEngineStatus(db, { ATLAS_SPAWN_DISABLED: '1' })).toMatchObject({ disabled: true, note: expect.stringContaining('ATLAS_SPAWN_DISABLED=1') })
-    expect(await spawnEngineStatus(db, {})).toMatchObject({ disabled: false, note: null })
+    expect(await spawnEngineStatus(db, {})).toMatchObject({ disabled: false, note: null, sandbox: 'srt', sandboxWarning: null })
+    // An unconfined agent is shown in the hub as a warning.
+    expect(await spawnEngineStatus(db, { SPAWN_SANDBOX: 'none' })).toMatchObject({ sandbox: 'none', sandboxWarning: expect.stringContaining('run unconfined') })
     expect(await spawnsOf(db, id)).toEqual([])
   })
 
@@ -287,10 +289,10 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const { db } = database()
     const id = await classifiedMessage(db, { intent: 'run' })
     await engine.cycle()
-    await engine.drain({ ...variant('checkpoint-hang'), config: { ...engine.config, timeoutMs: 600_000, jobExpirySec: 10 } })
+    await engine.drain({ ...variant('checkpoint-hang'), config: { ...engine.config, timeoutMs: 600_000, jobExpirySec: 20 } })
     const row = await inbox(db, id)
     expect(row.status).toBe('spawn_failed')
-    expect(row.statusReason).toMatch(/the agent was stopped: the job expired \(10 s\); the last checkpoint was salvaged/)
+    expect(row.statusReason).toMatch(/the agent was stopped: the job expired \(20 s\); the last checkpoint was salvaged/)
     const [spawn] = await spawnsOf(db, id)
     const { isAlive, spawnProcesses } = await import('../../../core/spawn/processes')
     expect(isAlive(spawn!.agentPid!)).toBe(false)
@@ -396,9 +398,10 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const config = { ...engine.config, globalConcurrency: 2, hostConcurrency: 1 }
     const env = { ...engine.env, STAND_IN_VARIANT: 'success', STAND_IN_PACE_MS: '40', STAND_IN_LINGER_MS: '0' }
     const stop = new AbortController()
-    // Three workers: two on host-a (one slot there), one on host-b; two slots in all.
-    const workers = ['host-a', 'host-a', 'host-b'].map((host, i) => runSpawnWorker({
-      db, queue: engine.queue, config, env, mail: engine.mailer, host, pid: 1000 + i, actor: 'atlas-spawn-worker', log: () => {}, signal: stop.signal,
+    // Three workers: two on host-a (one slot there), one on host-b; two slots in all. They are
+    // this process (a lease held by a pid that does not exist on this host would be taken).
+    const workers = ['host-a', 'host-a', 'host-b'].map(host => runSpawnWorker({
+      db, queue: engine.queue, config, env, mail: engine.mailer, host, pid: process.pid, actor: 'atlas-spawn-worker', log: () => {}, signal: stop.signal,
     }, { mode: 'forever' }))
     let most = 0
     let mostOnOneHost = 0

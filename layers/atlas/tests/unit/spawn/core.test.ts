@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildAgentArgs, agentEnv } from '../../../core/spawn/args'
-import { jobExpirySeconds, readSpawnConfig, spawnDisabled } from '../../../core/spawn/config'
+import { HUB_ROOT, jobExpirySeconds, readSpawnConfig, spawnDisabled } from '../../../core/spawn/config'
+import { agentEnvironment } from '../../../core/spawn/sandbox'
 import { readResultFile, validateContract } from '../../../core/spawn/contract'
 import { templateDeployCommand } from '../../../core/spawn/deploy'
 import { toStorableJson } from '../../../core/spawn/events'
@@ -190,8 +191,30 @@ describe('the prompts', () => {
 describe('configuration and guardrails', () => {
   it('has the seeds\' defaults', () => {
     const config = readSpawnConfig({}, '/srv')
-    expect(config).toMatchObject({ disabled: false, agentBin: 'claude', model: 'sonnet', timeoutMs: 40 * 60_000, maxPerCycle: 3, recentWindowMinutes: 60, maxIterations: 3, deployTimeoutMs: 15 * 60_000, workDir: '/srv' })
+    expect(config).toMatchObject({ disabled: false, agentBin: 'claude', model: 'sonnet', timeoutMs: 40 * 60_000, maxPerCycle: 3, recentWindowMinutes: 60, maxIterations: 3, deployTimeoutMs: 15 * 60_000, sandbox: 'srt', keepWorkdir: 'failed', credentialEnv: 'ANTHROPIC_API_KEY', allowHosts: ['api.anthropic.com:443'] })
+    // The hub's data and checkout are hidden from the agent.
+    expect(config.hiddenDirs).toEqual(expect.arrayContaining(['/srv', '/srv/.data', '/srv/.data/vault', HUB_ROOT]))
     expect(jobExpirySeconds(config)).toBeGreaterThan(55 * 60)
+  })
+  it('runs agents unconfined only when asked, and never as root', () => {
+    expect(readSpawnConfig({ SPAWN_SANDBOX: 'none' }, '/srv', false).sandbox).toBe('none')
+    expect(() => readSpawnConfig({ SPAWN_SANDBOX: 'none' }, '/srv', true)).toThrow(/SPAWN_SANDBOX: none is refused when the worker runs as root/)
+    expect(() => readSpawnConfig({ SPAWN_SANDBOX: 'docker' })).toThrow(/SPAWN_SANDBOX: expected one of srt, bwrap, none/)
+    expect(readSpawnConfig({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:8123', SPAWN_ALLOW_HOSTS: 'registry.npmjs.org:443' }).allowHosts).toEqual(['127.0.0.1:8123', 'registry.npmjs.org:443'])
+    expect(() => readSpawnConfig({ SPAWN_AGENT_ENV_PASS: 'DATABASE_URL' })).toThrow(/SPAWN_AGENT_ENV_PASS: "DATABASE_URL" looks like a secret/)
+  })
+  it('hands the agent an allowlisted environment, never the worker\'s', () => {
+    const worker = {
+      PATH: '/usr/bin:/bin', LANG: 'fr_FR.UTF-8', HOME: '/root', DATABASE_URL: 'postgres://secret', ATLAS_SMTP_PASSWORD: 'pw', MISTRAL_API_KEY: 'mk',
+      ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_BASE_URL: 'https://api.anthropic.com', STAND_IN_VARIANT: 'fast', STAND_IN_SECRET_TOKEN: 'x',
+    }
+    const config = readSpawnConfig({ SPAWN_AGENT_ENV_PASS: 'STAND_IN_*' }, '/srv', false)
+    const env = agentEnvironment(worker, config, { homeDir: '/w/home', tmpDir: '/w/tmp', resultFile: '/w/out/result.json' }, { SYNEDRE_MESSAGE_ID: '7' })
+    expect(Object.keys(env).sort()).toEqual([
+      'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'ATLAS_RESULT_FILE', 'GIT_AUTHOR_EMAIL', 'GIT_AUTHOR_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_COMMITTER_NAME',
+      'HOME', 'LANG', 'PATH', 'STAND_IN_VARIANT', 'SYNEDRE_MESSAGE_ID', 'TERM', 'TMPDIR',
+    ])
+    expect(env).toMatchObject({ HOME: '/w/home', TMPDIR: '/w/tmp', PATH: '/usr/bin:/bin' })
   })
   it('names the variable of a bad value', () => {
     expect(() => readSpawnConfig({ SPAWN_TIMEOUT_SEC: 'long' })).toThrow(/SPAWN_TIMEOUT_SEC/)
