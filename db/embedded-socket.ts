@@ -220,7 +220,7 @@ let nextHandlerId = 1
 class Connection {
   readonly id = nextHandlerId++
   readonly address: string
-  private buffer = Buffer.alloc(0)
+  private buffer: Buffer = Buffer.alloc(0)
   private state: 'startup' | 'password' | 'ready' | 'closed' = 'startup'
   private pumping = false
   private startup: Buffer | undefined
