@@ -220,13 +220,14 @@ let nextHandlerId = 1
 class Connection {
   readonly id = nextHandlerId++
   readonly address: string
-  private buffer = Buffer.alloc(0)
+  private buffer: Buffer = Buffer.alloc(0)
   private state: 'startup' | 'password' | 'ready' | 'closed' = 'startup'
   private pumping = false
   private startup: Buffer | undefined
   private user = ''
   private readonly salt = randomBytes(4)
-  readonly statements = new Set<string>()
+  /** This connection's prepared statements (namespaced name → its Parse message), replayed after a dump. */
+  readonly statements = new Map<string, Buffer>()
 
   constructor(
     private readonly socket: Socket,
@@ -234,6 +235,7 @@ class Connection {
     private readonly db: PGlite,
     private readonly options: SocketOptions,
     private readonly onClose: (connection: Connection) => void,
+    private readonly allStatements: () => Buffer[] = () => [],
   ) {
     this.address = `${socket.remoteAddress ?? 'unknown'}:${socket.remotePort ?? 0}`
     socket.setNoDelay(true)
@@ -250,7 +252,7 @@ class Connection {
     this.state = 'closed'
     this.socket.destroy()
     this.queue.clearQueueForHandler(this.id)
-    void this.queue.release(this.id, this.statements).finally(() => this.onClose(this))
+    void this.queue.release(this.id, this.statements.keys()).finally(() => this.onClose(this))
   }
 
   private write(data: Uint8Array): void {
@@ -300,7 +302,7 @@ class Connection {
     if (message[0] === SIMPLE_QUERY && queryText(message).trim().toUpperCase() === DUMP_COMMAND) return await this.dump()
     const seen: { parsed?: string, closed?: string } = {}
     const renamed = namespaceNames(message, `sy${this.id}_`, seen)
-    if (seen.parsed) this.statements.add(seen.parsed)
+    if (seen.parsed) this.statements.set(seen.parsed, Buffer.from(renamed))
     if (seen.closed) this.statements.delete(seen.closed)
     await this.queue.enqueue(this.id, renamed, data => this.write(data))
   }
@@ -319,7 +321,23 @@ class Connection {
     await this.queue.runInTurn(this.id, async () => {
       const { pgDump } = await import('@electric-sql/pglite-tools/pg_dump')
       try {
-        const file = await pgDump({ pg: this.db, args: ['--rows-per-insert=500'] })
+        let file: File
+        try {
+          file = await pgDump({ pg: this.db, args: ['--rows-per-insert=500'] })
+        }
+        finally {
+          // pg_dump opens its own session inside PGlite, which drops every prepared
+          // statement: the connections' own are prepared again (each with its Sync, so
+          // one that survived and answers "already exists" does not stop the others).
+          await this.db.runExclusive(async () => {
+            // Its session ends without a COMMIT: its read-only snapshot transaction is still open.
+            if (this.db.isInTransaction()) await this.db.execProtocolRawStream(simpleQuery('ROLLBACK'), { onRawData: () => {} }).catch(() => {})
+            for (const parse of this.allStatements()) {
+              await this.db.execProtocolRawStream(parse, { onRawData: () => {} }).catch(() => {})
+              await this.db.execProtocolRawStream(SYNC_MESSAGE, { onRawData: () => {} }).catch(() => {})
+            }
+          })
+        }
         const text = await file.text()
         const chunks: string[] = []
         for (let at = 0; at < text.length; at += 1 << 20) chunks.push(text.slice(at, at + (1 << 20)))
@@ -347,7 +365,8 @@ export async function serveOverSocket(db: PGlite, options: SocketOptions): Promi
       socket.destroy()
       return
     }
-    const connection = new Connection(socket, queue, db, options, closed => connections.delete(closed.id))
+    const connection = new Connection(socket, queue, db, options, closed => connections.delete(closed.id),
+      () => [...connections.values()].flatMap(open => [...open.statements.values()]))
     connections.set(connection.id, connection)
   })
   await new Promise<void>((resolve, reject) => {

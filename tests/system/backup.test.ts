@@ -88,7 +88,7 @@ describe('db:backup and db:restore', () => {
       await writer.end()
       await hub.interrupt()
     }
-  })
+  }, 600_000)
 
   it('refuses DATABASE_URL with the usual tools named', async () => {
     const result = await runTs('scripts/db-backup.ts', [], { env: { DATABASE_URL: 'postgres://x@127.0.0.1:1/x' } })

@@ -77,7 +77,7 @@ describe('npm start after a crash, and Ctrl-C', () => {
     finally {
       unrelated.kill()
     }
-  })
+  }, 300_000)
 
   it('ends each of ten Ctrl-C (signalled twice, as terminal and npm both do) with the database closed', async () => {
     const dataDir = tempDataDir()
@@ -92,7 +92,7 @@ describe('npm start after a crash, and Ctrl-C', () => {
       expect(stopped.output, `round ${round}`).toContain('stopped; the database is closed.')
       expect(existsSync(join(dataDir, 'embedded-owner.json')), `round ${round}`).toBe(false)
     }
-  })
+  }, 1_200_000)
 })
 
 describe('npm start refuses bad configuration', () => {

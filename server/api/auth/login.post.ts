@@ -14,7 +14,7 @@ export default defineEventHandler(async (event) => {
   const address = getRequestIP(event) ?? 'unknown'
   const result = await signIn(db, { email, password, address })
   if (!result.ok && result.reason === 'limited') {
-    setResponseHeader(event, 'retry-after', String(result.retryAfterSeconds))
+    setResponseHeader(event, 'retry-after', result.retryAfterSeconds)
     throw createError({
       statusCode: 429,
       statusMessage: `Too many failed sign-ins for this account or address: try again in ${result.retryAfterSeconds} s.`,
