@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { eq, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../helpers/databases'
 import { runTs, startTs } from '../helpers/processes'
 import { TESTS_TMP } from '../helpers/database-config'
@@ -48,6 +48,9 @@ describeOnBothDatabases('automates as processes', (database) => {
     const [alert] = await db.query.opsAlerts.findMany({ where: (a, { eq: is }) => is(a.subject, 'automate:probe-killed') })
     expect(alert).toMatchObject({ kind: 'zombie_lease', details: { why: 'holder_gone', pid: holder.child.pid } })
     expect(alert!.notifiedAt).toBeNull()
+    // And the run says so: not configured (grey in the hub), with the variable to set, not ok.
+    const [guardianRun] = await db.select().from(opsCronRuns).where(eq(opsCronRuns.automation, 'lock-guardian')).orderBy(desc(opsCronRuns.id)).limit(1)
+    expect(guardianRun).toMatchObject({ status: 'not_configured', exitCode: 0, reason: expect.stringMatching(/^set (ATLAS_SMTP_HOST|INTERNAL_TEAM_EMAILS): alerts cannot be mailed/) })
 
     await new Promise(resolve => setTimeout(resolve, 2100))
     expect(await acquireLease(db, 'automate:probe-killed', { holder: 'next', host: 'h', pid: 1 }, 60_000)).toBe(true)
