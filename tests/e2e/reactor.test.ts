@@ -84,7 +84,7 @@ it('stands still under prefers-reduced-motion, and a click on a node opens its p
   }
   await page.getByTestId('reactor-node-securite').click()
   await page.waitForURL('**/hub/agents/securite')
-  await expect.poll(() => page.getByTestId('agent-nickname').textContent()).toBe('Mitnick')
+  await expect.poll(() => page.getByTestId('agent-nickname').textContent(), { timeout: 10_000 }).toBe('Mitnick')
   const tokens = await page.getByTestId('agent-tier-tokens').allTextContents()
   expect(tokens).toHaveLength(3)
   for (const label of tokens) expect(label).toMatch(/^\d+ \/ ~(150|350|600) tokens$/)

@@ -28,7 +28,7 @@ it('signs in, shows the automations with their cadence and outcome, and signs ou
   await page.getByLabel('Email').fill(FOUNDER.email)
   await page.getByLabel('Password').fill('wrong-password')
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('Wrong email or password.')
+  await expect.poll(() => page.getByTestId('login-error').textContent(), { timeout: 10_000 }).toContain('Wrong email or password.')
 
   await page.getByLabel('Password').fill(FOUNDER.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
