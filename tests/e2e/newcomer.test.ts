@@ -61,8 +61,17 @@ it('with no mailbox the inbox says so; a test message written in the hub is clas
   await page.getByTestId('test-message-subject').fill(subject)
   await page.getByTestId('test-message-send').click()
   const { row, messageId } = await inboxRow(subject)
-  await row.getByText('classified').waitFor()
+  // An unauthenticated sender's request waits for a person (noise and advice never do).
+  await row.getByText(/classified|awaiting approval/).waitFor()
   expect(await row.innerText()).toContain('camille@client.example')
+
+  // The palette (Ctrl-K) finds it by its subject.
+  await page.keyboard.press('Control+k')
+  const search = page.getByPlaceholder('Pages, agents, messages, notes…')
+  await search.waitFor()
+  await search.fill(subject)
+  await page.getByRole('option', { name: new RegExp(subject) }).waitFor()
+  await page.keyboard.press('Escape')
 
   await page.goto(`${hub.url}/hub/activity`)
   await page.getByTestId('activity-actor').fill(FOUNDER.email)
@@ -95,7 +104,7 @@ it('a pasted .eml goes through the same pipeline', async () => {
   ].join('\r\n'))
   await page.getByTestId('test-message-send').click()
   const { row } = await inboxRow(subject)
-  await row.getByText('classified').waitFor()
+  await row.getByText(/classified|awaiting approval/).waitFor()
   expect(await row.innerText()).toContain('jordan@prospect.example')
   expect(problems).toEqual([])
 })
