@@ -2,9 +2,9 @@
 // free for the taking once expired — or at once when its holder is a dead process on this
 // very host (the lease records host and pid): a SIGKILLed worker's lease does not hold the
 // next run back until it expires. The same on PGlite and on PostgreSQL.
-import { readFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
+import { isProcessAlive } from '../../../db/process'
 import type { OpsLock } from '../../../db/schema'
 
 export interface LeaseOwner {
@@ -15,22 +15,7 @@ export interface LeaseOwner {
 }
 
 /** Is this process alive on this host (a zombie counts as dead; EPERM: alive, another user's)? */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-  }
-  catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  }
-  catch {
-    return process.platform !== 'linux'
-  }
-}
+export const processAlive = isProcessAlive
 
 export interface AcquireOptions {
   /** How a holder on this host is known dead (default: no such process). */

@@ -3,6 +3,7 @@
 // in its environment and by walking the parent links in /proc. TERM, then KILL after a grace.
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
+import { isProcessAlive } from '../../../../db/process'
 
 /** The environment variable every process of a spawn carries (set by the wrapper). */
 export const SPAWN_MARKER = 'SYNEDRE_SPAWN_ID'
@@ -73,21 +74,7 @@ export function spawnProcesses(options: { rootPid?: number, pgid?: number, spawn
 }
 
 /** Alive and not a zombie (a killed orphan may wait a while for its reaper). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  }
-  catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  }
-  catch {
-    return process.platform !== 'linux'
-  }
-}
+export const isAlive = isProcessAlive
 
 function signal(pid: number, sig: NodeJS.Signals): void {
   try {
