@@ -128,6 +128,15 @@ it('shows a spawn silent for over five minutes as possibly hung, with its last e
   const work = engine.drain({ env: { ...engine.env, STAND_IN_VARIANT: 'checkpoint-hang' }, signal: stop.signal })
   try {
     await runningSpawn(id)
+    // The sandboxed agent starts and speaks in a burst: wait until it has said its last word
+    // (no new event for 2 s), so no late event makes the record fresh again.
+    let seen = -1
+    await expect.poll(async () => {
+      const [now] = await database.db.select({ count: atlasSpawns.eventCount }).from(atlasSpawns).where(eq(atlasSpawns.messageId, id))
+      const settled = now!.count === seen
+      seen = now!.count
+      return settled
+    }, { timeout: 60_000, interval: 2_000 }).toBe(true)
     // The agent has gone quiet; seven minutes pass in the record rather than in the test.
     await database.db.update(atlasSpawns).set({ lastEventAt: sql`now() - interval '7 minutes'` }).where(eq(atlasSpawns.messageId, id))
     const [row] = await database.db.select().from(atlasSpawns).where(eq(atlasSpawns.messageId, id))
