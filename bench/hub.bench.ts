@@ -14,7 +14,7 @@ export default async function (): Promise<BenchFigure[]> {
   try {
     const cookie = await signIn(hub.url, FOUNDER.email, FOUNDER.password)
     const read = async () => {
-      const response = await fetch(`${hub.url}/api/atlas/inbox?limit=50`, { headers: { cookie } })
+      const response = await fetch(`${hub.url}/api/atlas/inbox?pageSize=50`, { headers: { cookie } })
       if (response.status !== 200) throw new Error(`inbox answered ${response.status}`)
       await response.arrayBuffer()
     }
@@ -34,7 +34,7 @@ export default async function (): Promise<BenchFigure[]> {
       value: Math.round(done / elapsed),
       unit: 'requests/s',
       lowerIsBetter: false,
-      context: { connections: CONNECTIONS, seconds: SECONDS, route: 'GET /api/atlas/inbox?limit=50 (signed in)', database: 'embedded', requests: done },
+      context: { connections: CONNECTIONS, seconds: SECONDS, route: 'GET /api/atlas/inbox?pageSize=50 (signed in)', database: 'embedded', requests: done },
     }]
   }
   finally {
