@@ -223,7 +223,10 @@ export async function recover(deps: OrchestratorDeps): Promise<CycleReport['reco
       if (done) {
         lost.push(messageId)
         deps.log(`[atlas-spawn] message #${messageId}: spawn ${spawn.id} lost (worker ${spawn.host}:${spawn.pid} gone); ${done.givenUp ? 'needs a person' : 'spawnable again'}`)
-        if (spawn.job_id) await deps.queue.fail(spawn.job_id, { reason: 'worker_lost' }).catch(() => {})
+        if (spawn.job_id) {
+          await deps.queue.fail(spawn.job_id, { reason: 'worker_lost' })
+            .catch(error => deps.log(`[atlas-spawn] message #${messageId}: failing job ${spawn.job_id} of the lost spawn failed (pg-boss expires it anyway): ${(error as Error).message}`))
+        }
         await tellLost(deps, messageId, spawn, done)
       }
     }
@@ -235,7 +238,13 @@ export async function recover(deps: OrchestratorDeps): Promise<CycleReport['reco
     select id, message_id, job_id, iteration from atlas_spawns
     where status = 'queued' and queued_at < now() - interval '30 seconds'`)
   for (const spawn of queued) {
-    const state = spawn.job_id ? await deps.queue.state(spawn.job_id).catch(() => 'unknown') : null
+    // A job whose state cannot be read counts as alive: re-sending it could spawn the message twice.
+    const state = spawn.job_id
+      ? await deps.queue.state(spawn.job_id).catch((error) => {
+        deps.log(`[atlas-spawn] spawn ${spawn.id}: reading job ${spawn.job_id} failed, left as it is: ${(error as Error).message}`)
+        return 'unknown'
+      })
+      : null
     if (state === 'created' || state === 'retry' || state === 'active' || state === 'unknown') continue
     const jobId = await sendJob(deps, { spawnId: spawn.id, messageId: Number(spawn.message_id), iteration: spawn.iteration })
     if (jobId) resent.push(Number(spawn.message_id))

@@ -217,13 +217,16 @@ export async function processSpawnJob(deps: WorkerDeps, job: SpawnJob, run: { sl
   const { spawnId, messageId } = job.data
   const owner: LeaseOwner = { holder: `${run.workerId}:${spawnId}`, host: deps.host, pid: deps.pid }
   const lease = messageLeaseName(messageId)
+  // Book-keeping after the outcome is recorded: a failure is logged, never allowed to mask it
+  // (pg-boss expires an unfinished job; a lease left behind expires or is taken from a dead holder).
+  const logged = (what: string) => (error: unknown) => void deps.log(`[atlas-spawn-worker] message #${messageId}: ${what} failed: ${(error as Error).message}`)
   if (!await acquireLease(db, lease, owner, config.leaseTtlMs)) {
     const held = await readLease(db, lease)
     await recordAtlasAudit(db, {
       messageId, action: 'spawn_skipped_lock_held', actor: deps.actor,
       details: { lease, spawnId, heldBy: held ? { host: held.host, pid: held.pid, since: held.acquiredAt.toISOString() } : null, by: { host: deps.host, pid: deps.pid } },
     })
-    await deps.queue.complete(job, { skipped: 'lock_held' }).catch(() => {})
+    await deps.queue.complete(job, { skipped: 'lock_held' }).catch(logged('completing the skipped job'))
     return 'skipped_lock_held'
   }
   const keeper = keepLeases(db, [{ name: lease, holder: owner.holder }, ...run.slots], config.leaseTtlMs, () => deps.queue.touch(job))
@@ -242,7 +245,7 @@ export async function processSpawnJob(deps: WorkerDeps, job: SpawnJob, run: { sl
       return rows[0]!
     })
     if (!claimed) {
-      await deps.queue.complete(job, { skipped: 'not_queued' }).catch(() => {})
+      await deps.queue.complete(job, { skipped: 'not_queued' }).catch(logged('completing the stale job'))
       return 'stale'
     }
     const context = await loadContext(db, spawnId)
@@ -259,18 +262,21 @@ export async function processSpawnJob(deps: WorkerDeps, job: SpawnJob, run: { sl
         await setInbox(tx, messageId, 'spawn_failed', { reason, needsHuman: true })
         await recordAtlasAudit(tx, { messageId, action: 'spawn_failed', actor: deps.actor, details: { spawnId, reason } })
         return true
-      }).catch(() => false)
-      await deps.queue.fail(job.id, { reason }).catch(() => {})
+      }).catch((failure: unknown) => {
+        logged('recording the failed spawn')(failure)
+        return false
+      })
+      await deps.queue.fail(job.id, { reason }).catch(logged('failing the job'))
       if (!recorded) throw error
       return 'spawn_failed'
     }
     followUp = outcome.followUp
-    await deps.queue.complete(job, { outcome: outcome.outcome }).catch(() => {})
+    await deps.queue.complete(job, { outcome: outcome.outcome }).catch(logged('completing the job'))
     return outcome.outcome
   }
   finally {
     keeper.stop()
-    await releaseLease(db, lease, owner.holder).catch(() => {})
+    await releaseLease(db, lease, owner.holder).catch(logged('releasing the message lease'))
     if (followUp) await sendJob(deps, followUp)
   }
 }

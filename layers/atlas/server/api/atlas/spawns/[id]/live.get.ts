@@ -59,11 +59,13 @@ export default defineEventHandler(async (event) => {
       busy = false
     }
   }
-  const timer = setInterval(() => void tick().catch(() => {}), POLL_MS)
+  // A failed poll is logged; the next one tries again (the viewer keeps its last state meanwhile).
+  const poll = () => void tick().catch(error => console.error(`[atlas] live stream of spawn ${id}: a poll failed: ${(error as Error).message}`))
+  const timer = setInterval(poll, POLL_MS)
   stream.onClosed(async () => {
     clearInterval(timer)
     await stream.close()
   })
-  void tick().catch(() => {})
+  poll()
   return stream.send()
 })
