@@ -5,9 +5,12 @@
 // - turns: a connection keeps the backend from its first extended-protocol message to its
 //   Sync, and for the whole of an explicit transaction (messages of different connections
 //   interleaved corrupt each other's unnamed statement);
-// - isolation: when the backend passes from one connection to another, the session is
-//   reset (settings, role, temporary tables, cursors, LISTEN, sequences' currval), and each
-//   connection's prepared statements and portals carry its own name prefix;
+// - isolation: when the backend passes from one connection to another after statements that
+//   may have left state in the session, it is reset (settings, role, temporary tables,
+//   cursors, LISTEN, sequences' currval); plain reads skip the reset, which costs as much as
+//   they do. Each connection's prepared statements and portals carry its own name prefix;
+// - one write per sequence: the answers to a connection's messages up to their Sync leave
+//   in one socket write;
 // - idle transactions: a connection holding the backend without sending anything for
 //   idleTransactionTimeoutMs is rolled back and disconnected, so it cannot stall the hub;
 // - a password (MD5 exchange), since the port is reachable by every local user.
@@ -16,12 +19,14 @@ import { randomBytes } from 'node:crypto'
 import type { PGlite } from '@electric-sql/pglite'
 import {
   CANCEL_REQUEST, GSSENC_REQUEST, PROTOCOL_3, SSL_REQUEST, completeMessageLength, errorResponse, md5PasswordRequest,
-  namespaceNames, passwordMatches, queryText, readyForQuery, startupParameters, textRows,
+  mayChangeSession, namespaceNames, passwordMatches, queryText, readyForQuery, startupParameters, statementText, textRows,
 } from './embedded-wire'
 
 interface Pending {
   handlerId: number
   message?: Uint8Array
+  /** May leave state in the session (see mayChangeSession): the next connection gets a reset one. */
+  changesSession?: boolean
   /** Work run by the multiplexer itself in this connection's turn (not PGlite protocol). */
   run?: () => Promise<void>
   onData: (data: Uint8Array) => void
@@ -41,6 +46,11 @@ const RESET_SESSION = 'CLOSE ALL; RESET SESSION AUTHORIZATION; RESET ALL; UNLIST
 export const DUMP_COMMAND = 'SYNEDRE DUMP'
 export const DEFAULT_IDLE_TX_TIMEOUT_MS = 5000
 
+/** The multiplexer's own clean-up may fail (the backend in a state it did not expect): said, not fatal. */
+const logged = (what: string) => (error: unknown) => {
+  console.error(`[synedre] embedded database: ${what} failed: ${(error as Error).message}`)
+}
+
 /** A simple-protocol Query message. */
 function simpleQuery(text: string): Uint8Array {
   const body = Buffer.from(`${text}\0`, 'utf8')
@@ -57,8 +67,10 @@ export class ProtocolQueue {
   /** The connection whose turn it is (mid extended-protocol sequence or transaction). */
   private owner: number | null = null
   private midSequence = false
-  /** The connection whose messages ran last: another one gets a reset session first. */
+  /** The connection whose messages ran last: another one gets a reset session first… */
   private lastHandler: number | null = null
+  /** …when what ran since the last reset may have left state in the session. */
+  private sessionChanged = true
   private idleTimer: NodeJS.Timeout | undefined
 
   constructor(
@@ -67,9 +79,12 @@ export class ProtocolQueue {
     private readonly onIdleTimeout: (handlerId: number) => void = () => {},
   ) {}
 
-  enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+  enqueue(
+    handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void,
+    { changesSession = true }: { changesSession?: boolean } = {},
+  ): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ handlerId, message, onData, resolve, reject })
+      this.queue.push({ handlerId, message, changesSession, onData, resolve, reject })
       void this.process()
     })
   }
@@ -105,16 +120,17 @@ export class ProtocolQueue {
     if (names.length) {
       // In its own turn, so never inside another connection's transaction.
       await this.runInTurn(handlerId, () => this.db.runExclusive(async () => {
-        await this.discard(simpleQuery(names.map(name => `DEALLOCATE "${name.replaceAll('"', '""')}"`).join('; '))).catch(() => {})
-      })).catch(() => {})
+        await this.discard(simpleQuery(names.map(name => `DEALLOCATE "${name.replaceAll('"', '""')}"`).join('; ')))
+          .catch(logged(`dropping the statements of closed connection ${handlerId}`))
+      })).catch(logged(`waiting for the turn of closed connection ${handlerId}`))
     }
   }
 
   private async endTurn(): Promise<void> {
     this.clearIdleTimer()
     await this.db.runExclusive(async () => {
-      if (this.midSequence) await this.discard(SYNC_MESSAGE).catch(() => {})
-      if (this.db.isInTransaction()) await this.discard(simpleQuery('ROLLBACK')).catch(() => {})
+      if (this.midSequence) await this.discard(SYNC_MESSAGE).catch(logged('ending an unfinished sequence'))
+      if (this.db.isInTransaction()) await this.discard(simpleQuery('ROLLBACK')).catch(logged('rolling back a released transaction'))
     })
     this.owner = null
     this.midSequence = false
@@ -158,10 +174,12 @@ export class ProtocolQueue {
     try {
       for (let item = this.next(); item; item = this.next()) {
         this.clearIdleTimer()
-        if (this.lastHandler !== null && this.lastHandler !== item.handlerId && this.owner === null) {
-          await this.db.runExclusive(() => this.discard(simpleQuery(RESET_SESSION))).catch(() => {})
+        if (this.sessionChanged && this.lastHandler !== null && this.lastHandler !== item.handlerId && this.owner === null) {
+          await this.db.runExclusive(() => this.discard(simpleQuery(RESET_SESSION))).catch(logged('resetting the session between two connections'))
+          this.sessionChanged = false
         }
         this.lastHandler = item.handlerId
+        if (item.run || item.changesSession) this.sessionChanged = true
         if (item.run) {
           try {
             await item.run()
@@ -259,6 +277,19 @@ class Connection {
     if (data.length && this.socket.writable) this.socket.write(data)
   }
 
+  /**
+   * PGlite's answer, copied: its bytes are a view PGlite reuses for its next answer, and a
+   * corked or busy socket keeps what it is given until it sends it. A large answer leaves
+   * in pieces rather than all held until the end of the sequence.
+   */
+  private relay(data: Uint8Array): void {
+    this.write(Buffer.from(data))
+    if (this.socket.writableCorked && this.socket.writableLength >= 1 << 16) {
+      this.socket.uncork()
+      this.socket.cork()
+    }
+  }
+
   private async pump(): Promise<void> {
     if (this.pumping) return
     this.pumping = true
@@ -267,9 +298,10 @@ class Connection {
         const startup = this.state === 'startup'
         const length = completeMessageLength(this.buffer, startup)
         if (!length) break
-        const message = this.buffer.subarray(0, length)
-        this.buffer = this.buffer.subarray(length)
-        await this.handle(message, startup)
+        if (this.state !== 'ready') await this.signIn(this.take(length), startup)
+        else if (this.buffer[0] === TERMINATE) this.close()
+        else if (this.buffer[0] === SIMPLE_QUERY) await this.query(this.take(length))
+        else await this.send(this.takeSequence())
       }
     }
     catch (error) {
@@ -281,7 +313,25 @@ class Connection {
     }
   }
 
-  private async handle(message: Buffer, startup: boolean): Promise<void> {
+  private take(length: number): Buffer {
+    const message = this.buffer.subarray(0, length)
+    this.buffer = this.buffer.subarray(length)
+    return message
+  }
+
+  /** The complete extended-protocol messages at the head of the buffer, up to and with their Sync. */
+  private takeSequence(): Buffer[] {
+    const messages: Buffer[] = []
+    for (let length = completeMessageLength(this.buffer, false); length; length = completeMessageLength(this.buffer, false)) {
+      const type = this.buffer[0]
+      if (type === SIMPLE_QUERY || type === TERMINATE) break
+      messages.push(this.take(length))
+      if (type === SYNC) break
+    }
+    return messages
+  }
+
+  private async signIn(message: Buffer, startup: boolean): Promise<void> {
     if (startup) {
       const code = message.readInt32BE(4)
       if (code === SSL_REQUEST || code === GSSENC_REQUEST) return this.write(Buffer.from('N'))
@@ -292,24 +342,41 @@ class Connection {
       this.state = 'password'
       return this.write(md5PasswordRequest(this.salt))
     }
-    if (this.state === 'password') {
-      if (message[0] === 0x70 && passwordMatches(message, this.user, this.options.password!, this.salt)) return await this.ready()
-      this.options.log?.(`embedded database: refused a connection from ${this.address} (wrong password for user "${this.user}")`)
-      this.write(errorResponse('FATAL', '28P01', `password authentication failed for user "${this.user}"`))
-      return this.close()
+    if (message[0] === 0x70 && passwordMatches(message, this.user, this.options.password!, this.salt)) return await this.ready()
+    this.options.log?.(`embedded database: refused a connection from ${this.address} (wrong password for user "${this.user}")`)
+    this.write(errorResponse('FATAL', '28P01', `password authentication failed for user "${this.user}"`))
+    this.close()
+  }
+
+  private async query(message: Buffer): Promise<void> {
+    if (queryText(message).trim().toUpperCase() === DUMP_COMMAND) return await this.dump()
+    await this.send([message])
+  }
+
+  /**
+   * A sequence's messages to PGlite one call each (a call of several messages loses an error
+   * response half-way), their names namespaced, the answers in one socket write.
+   */
+  private async send(messages: Buffer[]): Promise<void> {
+    this.socket.cork()
+    try {
+      for (const message of messages) {
+        const sql = statementText(message)
+        const seen: { parsed?: string, closed?: string } = {}
+        const named = namespaceNames(message, `sy${this.id}_`, seen)
+        if (seen.parsed) this.statements.set(seen.parsed, Buffer.from(named))
+        if (seen.closed) this.statements.delete(seen.closed)
+        await this.queue.enqueue(this.id, named, data => this.relay(data), { changesSession: sql !== null && mayChangeSession(sql) })
+      }
     }
-    if (message[0] === TERMINATE) return this.close()
-    if (message[0] === SIMPLE_QUERY && queryText(message).trim().toUpperCase() === DUMP_COMMAND) return await this.dump()
-    const seen: { parsed?: string, closed?: string } = {}
-    const renamed = namespaceNames(message, `sy${this.id}_`, seen)
-    if (seen.parsed) this.statements.set(seen.parsed, Buffer.from(renamed))
-    if (seen.closed) this.statements.delete(seen.closed)
-    await this.queue.enqueue(this.id, renamed, data => this.write(data))
+    finally {
+      this.socket.uncork()
+    }
   }
 
   private async ready(): Promise<void> {
     this.state = 'ready'
-    await this.queue.enqueue(this.id, this.startup!, data => this.write(data))
+    await this.queue.enqueue(this.id, this.startup!, data => this.relay(data))
   }
 
   /** pg_dump inside this process (it needs the PGlite instance), in this connection's turn. */
@@ -331,10 +398,11 @@ class Connection {
           // one that survived and answers "already exists" does not stop the others).
           await this.db.runExclusive(async () => {
             // Its session ends without a COMMIT: its read-only snapshot transaction is still open.
-            if (this.db.isInTransaction()) await this.db.execProtocolRawStream(simpleQuery('ROLLBACK'), { onRawData: () => {} }).catch(() => {})
+            if (this.db.isInTransaction()) await this.db.execProtocolRawStream(simpleQuery('ROLLBACK'), { onRawData: () => {} }).catch(logged('ending the dump\'s snapshot'))
+            // One that survived answers "already exists" inside PGlite's answer, not as a throw.
             for (const parse of this.allStatements()) {
-              await this.db.execProtocolRawStream(parse, { onRawData: () => {} }).catch(() => {})
-              await this.db.execProtocolRawStream(SYNC_MESSAGE, { onRawData: () => {} }).catch(() => {})
+              await this.db.execProtocolRawStream(parse, { onRawData: () => {} }).catch(logged('preparing a statement again after a dump'))
+              await this.db.execProtocolRawStream(SYNC_MESSAGE, { onRawData: () => {} }).catch(logged('preparing a statement again after a dump'))
             }
           })
         }

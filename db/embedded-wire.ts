@@ -96,6 +96,26 @@ function cString(buffer: Buffer, at: number): { value: string, end: number } {
   return { value: buffer.subarray(at, end).toString('utf8'), end: end + 1 }
 }
 
+/** The SQL of a simple Query or a Parse message; null for any other message. */
+export function statementText(input: Buffer): string | null {
+  if (input[0] === 0x51) return queryText(input)
+  if (input[0] !== 0x50) return null
+  return cString(input, cString(input, 5).end).value
+}
+
+/**
+ * Words of the statements that may leave state in the session a reset clears: settings
+ * and role, SQL-level PREPARE, cursors, LISTEN, temporary objects, sequences' currval.
+ * Deliberately broad (an UPDATE's SET, any INSERT count), so only plain reads skip the
+ * reset. A function that changes a setting inside its own body is not seen: careless
+ * clients (pg_dump, psql) change settings with SET or set_config, which are.
+ */
+const SESSION_CHANGING = /\b(?:set|reset|set_config|prepare|deallocate|listen|unlisten|notify|temp|temporary|pg_temp|declare|discard|insert|copy|merge|nextval|setval|do|call|load|role|authorization)\b/i
+
+export function mayChangeSession(sql: string): boolean {
+  return SESSION_CHANGING.test(sql)
+}
+
 /**
  * Prefixes the statement and portal names of Parse, Bind, Describe, Close and Execute,
  * so one connection's prepared statements are invisible to the others on the shared

@@ -44,12 +44,15 @@ describe('the embedded socket', () => {
     await other`set search_path = ''`
     await other`set statement_timeout = 1`
     await other`set time zone 'Pacific/Kiritimati'`
+    // A setting changed from a SELECT: plain reads skip the reset between clients, this one does not.
+    await other`select set_config('work_mem', '64kB', false)`
     await other.unsafe('prepare mine as select 42')
     await other`create temporary table scratch (x int)`
     expect(await hub`select subject from inbox where id = ${1}`).toEqual([{ subject: 'hello' }])
     expect((await hub`show search_path`)[0]!.search_path).toBe(before!.search_path)
     expect((await hub`show statement_timeout`)[0]!.statement_timeout).toBe('0')
     expect((await hub`show time zone`)[0]!.TimeZone).not.toBe('Pacific/Kiritimati')
+    expect((await hub`show work_mem`)[0]!.work_mem).not.toBe('64kB')
     await expect(hub.unsafe('execute mine')).rejects.toThrow(/does not exist/)
     await expect(hub`select * from scratch`).rejects.toThrow(/does not exist/)
     // A slow query is not cut by the other client's 1 ms timeout.
@@ -65,6 +68,17 @@ describe('the embedded socket', () => {
     // postgres.js names its statements per connection the same way; both run interleaved.
     const runs = await Promise.all([...Array(20)].map((_, i) => (i % 2 ? a : b)`select subject from inbox where id = ${1 + (i % 2)}`))
     expect(runs.map(rows => rows[0]!.subject)).toEqual([...Array(20)].map((_, i) => (i % 2 ? 'world' : 'hello')))
+  })
+
+  it('delivers large answers to clients reading at once intact (each answer copied before the socket sends it)', async () => {
+    const a = client()
+    const b = client()
+    const rows = (sql: postgres.Sql, tag: string) => sql`select ${tag} || repeat('x', 1000) || g as line from generate_series(1, 3000) g`
+    const [fromA, fromB] = await Promise.all([rows(a, 'a'), rows(b, 'b')])
+    for (const [tag, result] of [['a', fromA], ['b', fromB]] as const) {
+      expect(result.length).toBe(3000)
+      expect(result.every((row, i) => row.line === `${tag}${'x'.repeat(1000)}${i + 1}`)).toBe(true)
+    }
   })
 
   it('rolls back a transaction left idle and disconnects its client, the others answered meanwhile', async () => {
