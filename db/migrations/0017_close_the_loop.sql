@@ -15,6 +15,7 @@ ALTER TABLE "atlas_spawns" ADD COLUMN "agent_codename" text;--> statement-breakp
 ALTER TABLE "atlas_spawns" ADD COLUMN "prompt_domain" text;--> statement-breakpoint
 ALTER TABLE "atlas_spawns" ADD COLUMN "briefing_tokens" integer;--> statement-breakpoint
 ALTER TABLE "atlas_spawns" ADD COLUMN "briefing_budget" integer;--> statement-breakpoint
+ALTER TABLE "atlas_spawns" ADD COLUMN "briefing" text;--> statement-breakpoint
 ALTER TABLE "atlas_spawn_lessons" ADD CONSTRAINT "atlas_spawn_lessons_spawn_id_atlas_spawns_id_fk" FOREIGN KEY ("spawn_id") REFERENCES "public"."atlas_spawns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "atlas_spawn_lessons" ADD CONSTRAINT "atlas_spawn_lessons_lesson_id_learn_lessons_id_fk" FOREIGN KEY ("lesson_id") REFERENCES "public"."learn_lessons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "atlas_spawn_lessons_lesson_idx" ON "atlas_spawn_lessons" USING btree ("lesson_id");--> statement-breakpoint

@@ -65,6 +65,8 @@ export const atlasSpawns = pgTable('atlas_spawns', {
   /** The briefing in the system prompt: its token count (o200k_base) and the budget it was fitted to. */
   briefingTokens: integer('briefing_tokens'),
   briefingBudget: integer('briefing_budget'),
+  /** The briefing as sent, in the system prompt (the spawn page shows it). */
+  briefing: text('briefing'),
 }, table => [
   index('atlas_spawns_message_idx').on(table.messageId, table.queuedAt),
   index('atlas_spawns_status_idx').on(table.status),

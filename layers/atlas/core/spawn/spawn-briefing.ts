@@ -96,6 +96,7 @@ export async function recordSpawnBriefing(db: Db, spawnId: string, assembled: Sp
       promptDomain: assembled.domain,
       briefingTokens: assembled.briefing?.tokens ?? null,
       briefingBudget: assembled.briefing?.budget ?? null,
+      briefing: assembled.briefing?.text ?? null,
     }).where(sql`${atlasSpawns.id} = ${spawnId}::uuid`)
     if (assembled.lessons.length) {
       await tx.insert(atlasSpawnLessons).values(assembled.lessons.map(lesson => ({ spawnId, lessonId: lesson.id, rank: lesson.rank, origin: lesson.origin })))
