@@ -29,11 +29,21 @@ const INTENTS = ['chantier', 'question', 'run', 'negociation', 'astrologie']
 
 const log = (line: string) => process.stderr.write(`[bench] loop: ${line}\n`)
 
+const DOMAIN_WORDS = ['deploy', 'webhook', 'migration', 'secret', 'cache', 'timeout', 'retry', 'invoice', 'form', 'image', 'index', 'lock', 'cron', 'mail', 'faq', 'cover', 'podcast', 'contrast', 'focus', 'query', 'log', 'tenant', 'token', 'render', 'mobile', 'seo', 'title', 'payload', 'queue', 'backup', 'contact', 'erreur', 'formulaire', 'devis', 'page']
+const SYLLABLES = ['ba', 'co', 'di', 'fu', 'ga', 'le', 'mi', 'no', 'pa', 'ri', 'so', 'tu', 'va', 'ze', 'lor', 'mant', 'dre', 'qui', 'sel', 'ton']
+
+/**
+ * Words drawn with a Zipf-like skew from a vocabulary of a few thousand terms (the domain's
+ * words the most frequent), as real lessons and e-mails are: a request shares a few words
+ * with many lessons and many words with few, never every word with every lesson.
+ */
 function words(seed: number) {
-  const vocabulary = ['deploy', 'webhook', 'migration', 'secret', 'cache', 'timeout', 'retry', 'invoice', 'form', 'image', 'index', 'lock', 'cron', 'mail', 'faq', 'cover', 'podcast', 'contrast', 'focus', 'query', 'log', 'tenant', 'token', 'render', 'mobile', 'seo', 'title', 'payload', 'queue', 'backup', 'contact', 'erreur', 'formulaire', 'devis', 'page']
+  const vocabulary = [...DOMAIN_WORDS]
+  for (const a of SYLLABLES) for (const b of SYLLABLES) for (const c of SYLLABLES.slice(0, 8)) vocabulary.push(`${a}${b}${c}`)
   let state = seed
   const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648
-  return (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]!).join(' ')
+  const pick = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(vocabulary.length ** random()) - 1)]!
+  return (length: number) => Array.from({ length }, pick).join(' ')
 }
 
 export default async function (): Promise<BenchFigure[]> {

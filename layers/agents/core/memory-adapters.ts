@@ -2,10 +2,9 @@
 // recall over scars (layers/memory recall engine), or over scars and victories for a spawn,
 // the user model's core slice (getProfile + formatForBriefing), the chantier brief
 // (work_chantiers) and a tenant's mission brief (clients.config.missionBrief).
-import { and, eq, inArray, isNull } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { clients } from '../../../db/schema/clients'
-import { learnLessons } from '../../../db/schema/learn'
 import { workChantiers } from '../../../db/schema/work'
 import { recall, type RecallDeps } from '../../memory/core/recall/engine'
 import { formatForBriefing } from '../../memory/core/user-model/briefing'
@@ -47,17 +46,13 @@ export function missionBriefFrom(db: Db): MissionBriefLookup {
 
 /**
  * Hybrid recall over scars AND victories, read-only: the caller counts only the lessons it
- * actually injects (after the budget). Archived lessons are filtered out here too, so that a
- * lesson archived since the last vector sync is never served.
+ * actually injects (after the budget). Archived lessons are never served (the recall arms
+ * check archived_at per candidate, even for a lesson archived since the last vector sync).
  */
 export function lessonRecallFrom(deps: RecallDeps): ScarRecall {
   return async ({ query, agent, k }) => {
     const response = await recall(deps, { query: query.slice(0, 2000), k, mode: 'hybrid', scope: ['scar', 'victory'], agent, readOnly: true })
-    const hits = response.hits.filter(hit => (hit.sourceType === 'scar' || hit.sourceType === 'victory') && /^\d{1,18}$/.test(hit.sourceId))
-    if (hits.length === 0) return []
-    const live = new Set((await deps.db.select({ id: learnLessons.id }).from(learnLessons)
-      .where(and(inArray(learnLessons.id, hits.map(hit => Number(hit.sourceId))), isNull(learnLessons.archivedAt)))).map(row => String(row.id)))
-    return hits.filter(hit => live.has(hit.sourceId))
+    return response.hits.filter(hit => (hit.sourceType === 'scar' || hit.sourceType === 'victory') && /^\d{1,18}$/.test(hit.sourceId))
       .map(hit => ({ id: hit.sourceId, title: hit.title, snippet: hit.snippet, agent: hit.agent, kind: hit.sourceType === 'victory' ? 'victory' as const : 'scar' as const }))
   }
 }
