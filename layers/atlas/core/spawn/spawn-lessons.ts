@@ -6,6 +6,7 @@
 // is logged, never allowed to change the spawn's outcome.
 import { recordLesson, type LessonKind } from '../../../memory/core/lessons'
 import { clip } from '../text'
+import { normaliseUntrusted } from '../untrusted'
 import { formatQaError, type QaError } from './prompts'
 import type { SpawnContext } from './spawn-context'
 import type { WorkerDeps } from './worker-deps'
@@ -25,14 +26,16 @@ export interface OutcomeLesson {
 /** The lesson's fields, from the spawn's context and its outcome. */
 export function lessonFromOutcome(context: SpawnContext, lesson: OutcomeLesson, intent: string) {
   const where = context.tenant ? `${context.tenant.name} (${context.tenant.slug})` : 'no tenant'
-  const subject = context.message.subject || '(no subject)'
+  // The subject was written by the sender and lessons reach later system prompts: one line,
+  // normalised (no invisible or bidi characters), clipped, quoted, and kept out of the title.
+  const subject = clip(normaliseUntrusted(context.message.subject || '(no subject)').replace(/\s+/g, ' ').trim(), 160)
   const errors = (lesson.errors ?? []).slice(0, 20).map(error => `- ${clip(formatQaError(error), 500)}`)
   const title = lesson.kind === 'scar'
-    ? clip(`${where}: ${lesson.reason} — "${subject}"`, 200)
-    : clip(`${where}: ${lesson.outcome === 'qa_passed' ? 'QA passed' : 'done'} — "${subject}"`, 200)
+    ? clip(`${where}, ${intent} #${context.message.id}: ${lesson.reason}`, 200)
+    : clip(`${where}, ${intent} #${context.message.id}: ${lesson.outcome === 'qa_passed' ? 'QA passed' : 'done'}`, 200)
   const description = [
     lesson.kind === 'scar' ? `Failure: ${lesson.reason}` : `What worked: ${lesson.summary?.trim() || lesson.reason}`,
-    `Request (message #${context.message.id}, intent ${intent}, iteration ${context.spawn.iteration}): ${subject}`,
+    `Request (message #${context.message.id}, intent ${intent}, iteration ${context.spawn.iteration}), its subject quoted: "${subject}"`,
     ...(errors.length ? ['Errors:', ...errors] : []),
   ].join('\n')
   const tags = [intent, lesson.outcome, ...(context.tenant ? [context.tenant.slug] : []), ...new Set((lesson.errors ?? []).map(error => `qa:${error.kind}`))]
