@@ -67,10 +67,13 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
 async function main(): Promise<number> {
   const { openDatabase } = await import('../db/client')
   const { migrateDatabase } = await import('../db/migrate')
+  const { seedAgents } = await import('../layers/agents/core/seed')
   const { values } = parseArgs({ options: { crontab: { type: 'string' }, once: { type: 'boolean' } } })
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 3 })
   try {
     await migrateDatabase(database)
+    // The spawns are routed to registry agents: the roster must exist wherever automates run.
+    await seedAgents(database.db)
     const supervisor = await startSupervisor({ db: database.db, databaseUrl: database.url, crontabFile: values.crontab, paused: values.once })
     if (values.once) {
       const codes = await supervisor.runAll()

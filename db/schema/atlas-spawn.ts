@@ -4,8 +4,9 @@
 // through the simple updatable view `atlas_spawn_events` (the seeds' Strangler-Fig
 // pattern), created by hand in a custom migration together with the pg-boss job queue.
 import { sql } from 'drizzle-orm'
-import { bigint, bigserial, check, doublePrecision, index, integer, jsonb, pgTable, pgView, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, check, doublePrecision, index, integer, jsonb, pgTable, pgView, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { atlasMessages } from './atlas'
+import { learnLessons } from './learn'
 
 export const SPAWN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'lost', 'cancelled'] as const
 export type SpawnStatus = typeof SPAWN_STATUSES[number]
@@ -57,6 +58,15 @@ export const atlasSpawns = pgTable('atlas_spawns', {
   numTurns: integer('num_turns'),
   deploy: jsonb('deploy').$type<Record<string, unknown>>(),
   qa: jsonb('qa').$type<Record<string, unknown>>(),
+  /** The registry agent the message was routed to (codename; no foreign key: the trail outlives a renamed agent). */
+  agentCodename: text('agent_codename'),
+  /** The prompt domain the routing used (from the classified intent). */
+  promptDomain: text('prompt_domain'),
+  /** The briefing in the system prompt: its token count (o200k_base) and the budget it was fitted to. */
+  briefingTokens: integer('briefing_tokens'),
+  briefingBudget: integer('briefing_budget'),
+  /** The briefing as sent, in the system prompt (the spawn page shows it). */
+  briefing: text('briefing'),
 }, table => [
   index('atlas_spawns_message_idx').on(table.messageId, table.queuedAt),
   index('atlas_spawns_status_idx').on(table.status),
@@ -64,6 +74,20 @@ export const atlasSpawns = pgTable('atlas_spawns', {
   uniqueIndex('atlas_spawns_one_live_per_message').on(table.messageId).where(sql`status in ('queued', 'running')`),
   check('atlas_spawns_status_check', sql`${table.status} in ('queued', 'running', 'succeeded', 'failed', 'lost', 'cancelled')`),
   check('atlas_spawns_iteration_check', sql`${table.iteration} between 1 and 10`),
+])
+
+/** The lessons (scars and victories) injected in a spawn's briefing, in their rank order (1 first). */
+export const atlasSpawnLessons = pgTable('atlas_spawn_lessons', {
+  spawnId: uuid('spawn_id').notNull().references(() => atlasSpawns.id, { onDelete: 'cascade' }),
+  lessonId: bigint('lesson_id', { mode: 'number' }).notNull().references(() => learnLessons.id, { onDelete: 'cascade' }),
+  rank: integer('rank').notNull(),
+  /** own: the routed agent's lesson; global: a lesson without an owner. */
+  origin: text('origin').$type<'own' | 'global'>().notNull(),
+}, table => [
+  primaryKey({ columns: [table.spawnId, table.lessonId] }),
+  index('atlas_spawn_lessons_lesson_idx').on(table.lessonId),
+  check('atlas_spawn_lessons_rank_check', sql`${table.rank} >= 1`),
+  check('atlas_spawn_lessons_origin_check', sql`${table.origin} in ('own', 'global')`),
 ])
 
 /** The base table of the live event log (written and read through the view atlas_spawn_events). */

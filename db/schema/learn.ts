@@ -1,7 +1,7 @@
 // The learning family (learn_*). The Memory issue created the minimal tables the vector
 // sync indexes (scars and victories in the lessons registry, doctrines, drills, procedures);
 // the Learning issue extends them (suggestions, audit, classifier columns, …).
-import { bigserial, boolean, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigserial, boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 
 /** Lesson kinds (§4.1): failures (scars), successes (victories) and legacy categories. */
@@ -26,6 +26,12 @@ export const learnLessons = pgTable('learn_lessons', {
   tags: text('tags').array().notNull().default([]),
   /** The agent the lesson belongs to (codename); null for a global lesson. */
   agent: text('agent'),
+  /** The tenant (clients.id) the lesson was learnt for; null for a studio-wide lesson. */
+  tenantId: uuid('tenant_id'),
+  /** The spawn the lesson came from (atlas_spawns.id); null for one recorded by a person. */
+  sourceSpawnId: uuid('source_spawn_id'),
+  /** Who recorded it: the automate's name or the person's e-mail. */
+  recordedBy: text('recorded_by'),
   recallCount: integer('recall_count').notNull().default(0),
   lastRecalledAt: timestamp('last_recalled_at', { withTimezone: true }),
   archivedAt: timestamp('archived_at', { withTimezone: true }),
@@ -33,6 +39,9 @@ export const learnLessons = pgTable('learn_lessons', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, table => [
   index('learn_lessons_kind_idx').on(table.kind),
+  index('learn_lessons_source_spawn_idx').on(table.sourceSpawnId),
+  // The later importance run looks for the lessons still unscored.
+  index('learn_lessons_unscored_idx').on(table.createdAt).where(sql`importance is null and archived_at is null`),
   check('learn_lessons_kind_check', sql`${table.kind} in ('failure', 'success', 'convention', 'pattern', 'bug')`),
   check('learn_lessons_importance_check', sql`${table.importance} is null or ${table.importance} between 0 and 10`),
   check('learn_lessons_recall_count_check', sql`${table.recallCount} >= 0`),

@@ -1,8 +1,11 @@
 // The briefing an LLM receives before a task (atlas-agentic-core.md §2.4): the agent's tier
-// (core / metier / full) from the table, then the relevant scars — hybrid recall, the
-// agent's own first, supplemented with global ones, never another agent's — the mission
-// brief when the task resolves to a project, and the user model's core slice. Recall, the
-// mission lookup and the user model arrive as functions (memory-adapters.ts wires the real ones).
+// (core / metier / full) from the table, then the relevant lessons (scars, and victories when
+// the recall serves them) — hybrid recall, the agent's own first, supplemented with global
+// ones, never another agent's — the mission brief when the task resolves to a project, the
+// reflex memory's entries and the user model's core slice. Recall, the mission lookup and the
+// user model arrive as functions (memory-adapters.ts wires the real ones). With a token
+// budget, the lowest-ranked lessons are dropped first, then the reflex entries from the last,
+// then the user model, then the mission brief is cut; the persona is never dropped.
 import type { Db } from '../../../db/client'
 import { AgentsError } from './errors'
 import { findAgent } from './registry'
@@ -18,6 +21,8 @@ export interface ScarHit {
   snippet: string
   /** The owning agent's codename; null for a global scar. */
   agent: string | null
+  /** scar (the default) or victory. */
+  kind?: 'scar' | 'victory'
 }
 
 /** Hybrid recall over scars; `agent` null = every scar. */
@@ -38,9 +43,15 @@ export interface BriefingRequest {
   lang?: Lang
   /** What the agent is about to do: the scar recall's query. */
   task?: string
-  /** A project reference (a chantier id) the task resolves to. */
+  /** A project reference (a chantier id, or a tenant for a spawn) the task resolves to. */
   project?: string | null
   scars?: number
+  /** The recall's query when it differs from the task (a spawn recalls on the request, never shows it). */
+  recallQuery?: string
+  /** The reflex memory's entries (MEMORY.md), one line each. */
+  reflex?: string[]
+  /** The token budget of the whole text (o200k_base); none: no fitting. */
+  budget?: number
 }
 
 export interface BriefingScar extends ScarHit {
@@ -55,8 +66,12 @@ export interface Briefing {
   scars: BriefingScar[]
   mission: { title: string, brief: string } | null
   user: string | null
+  reflex: string[]
   text: string
   tokens: number
+  budget: number | null
+  /** The lessons left out to fit the budget (lowest-ranked first dropped). */
+  dropped: BriefingScar[]
 }
 
 /**
@@ -76,8 +91,8 @@ export async function relevantScars(recallScars: ScarRecall, request: { task: st
 }
 
 const HEADINGS = {
-  fr: { scars: '## Cicatrices à garder en tête', own: 'la tienne', global: 'globale', mission: '## Brief de mission', task: '## Tâche' },
-  en: { scars: '## Scars to keep in mind', own: 'yours', global: 'global', mission: '## Mission brief', task: '## Task' },
+  fr: { scars: '## Cicatrices à garder en tête', own: 'la tienne', global: 'globale', victory: 'victoire', mission: '## Brief de mission', reflex: '## Mémoire réflexe', task: '## Tâche' },
+  en: { scars: '## Scars to keep in mind', own: 'yours', global: 'global', victory: 'victory', mission: '## Mission brief', reflex: '## Reflex memory', task: '## Task' },
 }
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
@@ -94,32 +109,85 @@ export function validateBriefingRequest(request: BriefingRequest): { tier: Tier,
   return { tier, lang, k, task }
 }
 
+export interface BriefingParts {
+  lang: Lang
+  persona: string
+  scars: BriefingScar[]
+  mission: { title: string, brief: string } | null
+  reflex: string[]
+  user: string | null
+  task: string
+}
+
+export function renderBriefing(parts: BriefingParts): string {
+  const h = HEADINGS[parts.lang]
+  const out = [parts.persona]
+  if (parts.scars.length) {
+    out.push('', h.scars, ...parts.scars.map((scar) => {
+      const label = `${scar.origin === 'own' ? h.own : h.global}${scar.kind === 'victory' ? `, ${h.victory}` : ''}`
+      return `- (${label}) ${scar.title}: ${clip(scar.snippet.replace(/\s+/g, ' '), 280)}`
+    }))
+  }
+  if (parts.mission) out.push('', h.mission, `${parts.mission.title}`, clip(parts.mission.brief, 2000))
+  if (parts.reflex.length) out.push('', h.reflex, ...parts.reflex.map(line => `- ${line}`))
+  if (parts.user) out.push('', parts.user)
+  if (parts.task) out.push('', h.task, parts.task)
+  return out.join('\n')
+}
+
+/**
+ * Fits the briefing to its budget: drops the lowest-ranked lesson first (the list is in rank
+ * order), then the reflex entries from the last, then the user model, then cuts the mission
+ * brief; the persona and the task stay whatever the budget (the budget is then exceeded).
+ */
+export function fitBriefing(parts: BriefingParts, budget: number | null): { parts: BriefingParts, text: string, tokens: number, dropped: BriefingScar[] } {
+  const current: BriefingParts = { ...parts, scars: [...parts.scars], reflex: [...parts.reflex] }
+  const dropped: BriefingScar[] = []
+  let text = renderBriefing(current)
+  let tokens = countTokens(text)
+  const over = () => budget !== null && tokens > budget
+  const step = (): boolean => {
+    if (current.scars.length) dropped.unshift(current.scars.pop()!)
+    else if (current.reflex.length) current.reflex.pop()
+    else if (current.user) current.user = null
+    else if (current.mission && current.mission.brief.length > 200) current.mission = { ...current.mission, brief: clip(current.mission.brief, Math.floor(current.mission.brief.length / 2)) }
+    else if (current.mission) current.mission = null
+    else return false
+    return true
+  }
+  while (over() && step()) {
+    text = renderBriefing(current)
+    tokens = countTokens(text)
+  }
+  return { parts: current, text, tokens, dropped }
+}
+
 export async function loadBriefing(deps: BriefingDeps, request: BriefingRequest): Promise<Briefing> {
   const { tier, lang, k, task } = validateBriefingRequest(request)
+  const budget = request.budget ?? null
+  if (budget !== null && (!Number.isInteger(budget) || budget < 1)) throw new AgentsError('bad_briefing_input', `the budget must be a whole number of tokens ≥ 1 (got ${String(request.budget)})`)
   const agent = await findAgent(deps.db, request.codename)
   const personaText = renderTier(agent, tier, lang)
+  const query = (request.recallQuery ?? task).trim()
   const [scars, mission, user] = await Promise.all([
-    task && k > 0 && deps.recallScars ? relevantScars(deps.recallScars, { task, codename: agent.codename, k }) : Promise.resolve([]),
+    query && k > 0 && deps.recallScars ? relevantScars(deps.recallScars, { task: query, codename: agent.codename, k }) : Promise.resolve([]),
     request.project && deps.missionBrief ? deps.missionBrief(request.project) : Promise.resolve(null),
     deps.userCore ? deps.userCore() : Promise.resolve(null),
   ])
-  const h = HEADINGS[lang]
-  const parts = [personaText]
-  if (scars.length) parts.push('', h.scars, ...scars.map(scar => `- (${scar.origin === 'own' ? h.own : h.global}) ${scar.title}: ${clip(scar.snippet.replace(/\s+/g, ' '), 280)}`))
-  if (mission) parts.push('', h.mission, `${mission.title}`, clip(mission.brief, 2000))
-  if (user) parts.push('', user)
-  if (task) parts.push('', h.task, task)
-  const text = parts.join('\n')
+  const fitted = fitBriefing({ lang, persona: personaText, scars, mission, reflex: request.reflex ?? [], user, task }, budget)
   return {
     codename: agent.codename,
     tier,
     lang,
     persona: { text: personaText, tokens: countTokens(personaText), budget: TIER_BUDGETS[tier] },
-    scars,
-    mission,
-    user,
-    text,
-    tokens: countTokens(text),
+    scars: fitted.parts.scars,
+    mission: fitted.parts.mission,
+    user: fitted.parts.user,
+    reflex: fitted.parts.reflex,
+    text: fitted.text,
+    tokens: fitted.tokens,
+    budget,
+    dropped: fitted.dropped,
   }
 }
 

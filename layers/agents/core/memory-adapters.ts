@@ -1,8 +1,10 @@
 // The real collaborators of the briefing, from the memory and worksites domains: hybrid
-// recall over scars (layers/memory recall engine), the user model's core slice
-// (getProfile + formatForBriefing) and the chantier brief (work_chantiers).
+// recall over scars (layers/memory recall engine), or over scars and victories for a spawn,
+// the user model's core slice (getProfile + formatForBriefing), the chantier brief
+// (work_chantiers) and a tenant's mission brief (clients.config.missionBrief).
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
+import { clients } from '../../../db/schema/clients'
 import { workChantiers } from '../../../db/schema/work'
 import { recall, type RecallDeps } from '../../memory/core/recall/engine'
 import { formatForBriefing } from '../../memory/core/user-model/briefing'
@@ -39,5 +41,31 @@ export function missionBriefFrom(db: Db): MissionBriefLookup {
     if (!UUID.test(project)) return null
     const [row] = await db.select({ title: workChantiers.title, brief: workChantiers.brief }).from(workChantiers).where(eq(workChantiers.id, project))
     return row ?? null
+  }
+}
+
+/**
+ * Hybrid recall over scars AND victories, read-only: the caller counts only the lessons it
+ * actually injects (after the budget). Archived lessons are never served (the recall arms
+ * check archived_at per candidate, even for a lesson archived since the last vector sync).
+ */
+export function lessonRecallFrom(deps: RecallDeps): ScarRecall {
+  return async ({ query, agent, k }) => {
+    const response = await recall(deps, { query: query.slice(0, 2000), k, mode: 'hybrid', scope: ['scar', 'victory'], agent, readOnly: true })
+    return response.hits.filter(hit => (hit.sourceType === 'scar' || hit.sourceType === 'victory') && /^\d{1,18}$/.test(hit.sourceId))
+      .map(hit => ({ id: hit.sourceId, title: hit.title, snippet: hit.snippet, agent: hit.agent, kind: hit.sourceType === 'victory' ? 'victory' as const : 'scar' as const }))
+  }
+}
+
+/** Where a tenant's mission brief lives: the `missionBrief` text of its configuration. */
+export const MISSION_BRIEF_KEY = 'missionBrief'
+
+/** A tenant's mission brief when the project reference is a tenant (clients.id); null when it has none. */
+export function tenantMissionBriefFrom(db: Db): MissionBriefLookup {
+  return async (tenantId) => {
+    if (!UUID.test(tenantId)) return null
+    const [row] = await db.select({ name: clients.name, config: clients.config }).from(clients).where(eq(clients.id, tenantId))
+    const brief = row?.config?.[MISSION_BRIEF_KEY]
+    return row && typeof brief === 'string' && brief.trim() ? { title: `${row.name} — mission brief`, brief: brief.trim() } : null
   }
 }

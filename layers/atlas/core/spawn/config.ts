@@ -3,6 +3,7 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { memoryConfig } from '../../../memory/core/config'
 import { AtlasConfigError, type AtlasEnv } from '../config'
 
 /** The hub's own checkout (never the agent's folder, hidden inside the sandbox). */
@@ -58,6 +59,14 @@ export interface SpawnConfig {
   hostConcurrency: number
   /** How often an idle worker looks for a job. */
   pollMs: number
+  /** The briefing's token budget in the system prompt (SPAWN_BRIEFING_BUDGET, o200k_base tokens). */
+  briefingBudget: number
+  /** How many lessons (scars and victories) the briefing recalls at most (SPAWN_BRIEFING_LESSONS). */
+  briefingLessons: number
+  /** The reflex memory's folder (REFLEX_DIR; its MEMORY.md goes into the briefing). */
+  reflexDir: string
+  /** How often the routed agent's heartbeat is written while it runs (SPAWN_HEARTBEAT_MS). */
+  heartbeatMs: number
   maxIterations: number
   deployCommand?: string
   deployTimeoutMs: number
@@ -179,6 +188,10 @@ export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd(), isRoot = pro
     globalConcurrency,
     hostConcurrency: integer(env, 'SPAWN_HOST_CONCURRENCY', 1, 1, 100),
     pollMs: integer(env, 'SPAWN_POLL_MS', 2000, 50, 600_000),
+    briefingBudget: integer(env, 'SPAWN_BRIEFING_BUDGET', 2000, 200, 50_000),
+    briefingLessons: integer(env, 'SPAWN_BRIEFING_LESSONS', 5, 0, 10),
+    reflexDir: memoryConfig(env).reflexDir,
+    heartbeatMs: integer(env, 'SPAWN_HEARTBEAT_MS', 60_000, 100, 600_000),
     maxIterations: integer(env, 'SPAWN_MAX_ITERATIONS', 3, 1, 10),
     deployCommand: text(env, 'DEPLOY_COMMAND'),
     deployTimeoutMs: integer(env, 'DEPLOY_TIMEOUT_SEC', 900, 1, 6 * 3600) * 1000,

@@ -25,7 +25,7 @@ export function countInAgentsRegistry(db: Db): OnSpawnFinished {
   }
 }
 
-/** The spawned agent is Atlas, the orchestrator (the agents registry's codename). */
+/** A spawn lost before it was routed counts for Atlas, the orchestrator (also routing's fallback agent). */
 export const SPAWN_AGENT_CODENAME = 'orchestrator'
 
 export const SPAWN_FEATURE = 'atlas_spawn'

@@ -155,10 +155,13 @@ export async function sendJob(deps: Pick<OrchestratorDeps, 'db' | 'queue' | 'con
  * host) has no live worker: record what happened
  * and make the message spawnable again. A queued spawn with no live job gets one.
  */
-/** A lost spawn counts as a failed one for the agents registry; the team hears when the message needs a person. */
-async function tellLost(deps: OrchestratorDeps, messageId: number, spawn: { id: string, iteration: number }, lost: { givenUp: boolean, reason: string }): Promise<void> {
+/**
+ * A lost spawn counts as a failed one for the agent it was routed to (the orchestrator when
+ * it died before being routed); the team hears when the message needs a person.
+ */
+async function tellLost(deps: OrchestratorDeps, messageId: number, spawn: { id: string, iteration: number, agent_codename: string | null }, lost: { givenUp: boolean, reason: string }): Promise<void> {
   const ref = `atlas#${messageId}/spawn/${spawn.id}`
-  await (deps.onSpawnFinished ?? countInAgentsRegistry(deps.db))({ agentCodename: SPAWN_AGENT_CODENAME, outcome: 'failed', ref, summary: `message #${messageId}, spawn ${spawn.iteration}: lost with its worker` })
+  await (deps.onSpawnFinished ?? countInAgentsRegistry(deps.db))({ agentCodename: spawn.agent_codename ?? SPAWN_AGENT_CODENAME, outcome: 'failed', ref, summary: `message #${messageId}, spawn ${spawn.iteration}: lost with its worker` })
     .catch(error => deps.log(`[atlas-spawn] ${ref}: the agents registry was not updated (${(error as Error).message})`))
   if (!lost.givenUp || !deps.mail) return
   const [message] = await deps.db.select({ id: atlasMessages.id, subject: atlasMessages.subject, fromAddress: atlasMessages.fromAddress }).from(atlasMessages).where(eq(atlasMessages.id, messageId))
@@ -171,8 +174,8 @@ export async function recover(deps: OrchestratorDeps): Promise<CycleReport['reco
   const { db } = deps
   const lost: number[] = []
   const resent: number[] = []
-  const running = await db.execute<{ id: string, message_id: string | number, job_id: string | null, host: string | null, pid: number | null, worker: string | null, last_event_at: string | Date | null, last_event_type: string | null, iteration: number }>(sql`
-    select s.id, s.message_id, s.job_id, s.host, s.pid, s.worker, s.last_event_at, s.last_event_type, s.iteration
+  const running = await db.execute<{ id: string, message_id: string | number, job_id: string | null, host: string | null, pid: number | null, worker: string | null, last_event_at: string | Date | null, last_event_type: string | null, iteration: number, agent_codename: string | null }>(sql`
+    select s.id, s.message_id, s.job_id, s.host, s.pid, s.worker, s.last_event_at, s.last_event_type, s.iteration, s.agent_codename
     from atlas_spawns s
     where s.status = 'running'
       and not exists (select 1 from ops_locks l where l.name = 'atlas-spawn:message:' || s.message_id and l.expires_at >= now() and l.host <> ${deps.host})`)

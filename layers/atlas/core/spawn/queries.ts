@@ -2,7 +2,8 @@
 // the spawns of a message (with their last event and how long ago), and event pages.
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
-import { atlasSpawnEvents, atlasSpawns, type AtlasSpawn } from '../../../../db/schema/atlas-spawn'
+import { atlasSpawnEvents, atlasSpawnLessons, atlasSpawns, type AtlasSpawn } from '../../../../db/schema/atlas-spawn'
+import { learnLessons } from '../../../../db/schema/learn'
 import { SANDBOX_MODES, SPAWN_QUEUE, spawnDisabled } from './config'
 
 /** A running spawn with no event for this long is shown as possibly hung. */
@@ -52,6 +53,27 @@ export interface SpawnSummary {
   qa: Record<string, unknown> | null
   carriedErrors: unknown[] | null
   prompt: string | null
+  /** The registry agent it was routed to, and the prompt domain the routing used. */
+  agent: string | null
+  promptDomain: string | null
+  /** The briefing in its system prompt: its tokens and the budget it was fitted to; null when unbriefed. */
+  briefing: { tokens: number | null, budget: number | null } | null
+}
+
+/** One lesson of a spawn: injected in its briefing (rank, origin) or produced by its outcome. */
+export interface SpawnLessonRef {
+  id: number
+  kind: 'scar' | 'victory'
+  title: string
+  agent: string | null
+  archived: boolean
+}
+
+/** The spawn page's detail: the summary, the briefing as sent, the lessons it carried and the one it produced. */
+export interface SpawnDetail extends SpawnSummary {
+  briefingText: string | null
+  lessonsInjected: Array<SpawnLessonRef & { rank: number, origin: 'own' | 'global' }>
+  lessonsProduced: SpawnLessonRef[]
 }
 
 const iso = (value: Date | null) => value ? value.toISOString() : null
@@ -90,6 +112,9 @@ export function summarise(spawn: AtlasSpawn, now = Date.now()): SpawnSummary {
     qa: spawn.qa ?? null,
     carriedErrors: spawn.carriedErrors ?? null,
     prompt: spawn.prompt,
+    agent: spawn.agentCodename,
+    promptDomain: spawn.promptDomain,
+    briefing: spawn.briefingTokens === null && spawn.briefingBudget === null ? null : { tokens: spawn.briefingTokens, budget: spawn.briefingBudget },
   }
 }
 
@@ -124,9 +149,22 @@ export async function listSpawns(db: Db, messageId: number): Promise<SpawnSummar
   return rows.map(spawn => summarise(spawn, now))
 }
 
-export async function getSpawn(db: Db, spawnId: string): Promise<SpawnSummary | null> {
+export async function getSpawn(db: Db, spawnId: string): Promise<SpawnDetail | null> {
   const [row] = await db.select().from(atlasSpawns).where(eq(atlasSpawns.id, spawnId))
-  return row ? summarise(row) : null
+  if (!row) return null
+  const lesson = { id: learnLessons.id, kind: learnLessons.kind, title: learnLessons.title, agent: learnLessons.agent, archivedAt: learnLessons.archivedAt }
+  const [injected, produced] = await Promise.all([
+    db.select({ ...lesson, rank: atlasSpawnLessons.rank, origin: atlasSpawnLessons.origin }).from(atlasSpawnLessons)
+      .innerJoin(learnLessons, eq(learnLessons.id, atlasSpawnLessons.lessonId)).where(eq(atlasSpawnLessons.spawnId, spawnId)).orderBy(asc(atlasSpawnLessons.rank)),
+    db.select(lesson).from(learnLessons).where(eq(learnLessons.sourceSpawnId, spawnId)).orderBy(asc(learnLessons.id)),
+  ])
+  const ref = (l: typeof produced[number]): SpawnLessonRef => ({ id: l.id, kind: l.kind === 'success' ? 'victory' : 'scar', title: l.title, agent: l.agent, archived: l.archivedAt !== null })
+  return {
+    ...summarise(row),
+    briefingText: row.briefing,
+    lessonsInjected: injected.map(l => ({ ...ref(l), rank: l.rank, origin: l.origin })),
+    lessonsProduced: produced.map(ref),
+  }
 }
 
 export interface SpawnEventRow {

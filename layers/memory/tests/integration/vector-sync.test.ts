@@ -188,6 +188,8 @@ describeOnBothDatabases('vector sync', (database) => {
       const report = JSON.parse(result.output.split('\n').find(line => line.startsWith('{'))!)
       expect(report.sources.map((source: { type: string }) => source.type)).toEqual(['scar', 'victory'])
       expect(report.embedCalls).toBe(0)
+      // The lessons' importance later run: offline, no model scores anything, nothing is invented.
+      expect(report.importance).toEqual({ candidates: expect.any(Number), scored: 0 })
       const bad = await runTs('automates/run.ts', ['vector-sync', '--source', 'gossip'], { env })
       expect(bad.code).toBe(1)
       expect(bad.output).toContain('unknown scope "gossip"')

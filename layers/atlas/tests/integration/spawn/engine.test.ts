@@ -49,12 +49,15 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
   })
 
   const variant = (name: string, extra: Record<string, string> = {}) => ({ env: { ...engine.env, STAND_IN_VARIANT: name, ...extra } })
-  /** The orchestrator's counters in the agents registry, and its activity trail for one message. */
-  async function orchestrator(messageId: number) {
+  /**
+   * A registry agent's counters and its activity trail for one message: the orchestrator (a
+   * `run` is its trade, and a lost spawn counts for it), or the agent a `question` is routed to.
+   */
+  async function orchestrator(messageId: number, codename = 'orchestrator') {
     const { db } = database()
-    const [counters] = await db.select({ spawnCount: agents.spawnCount, errorCount: agents.errorCount }).from(agents).where(eq(agents.codename, 'orchestrator'))
+    const [counters] = await db.select({ spawnCount: agents.spawnCount, errorCount: agents.errorCount }).from(agents).where(eq(agents.codename, codename))
     const trail = await db.select({ kind: agentsActivity.kind, ref: agentsActivity.ref, summary: agentsActivity.summary }).from(agentsActivity)
-      .where(sql`${agentsActivity.agent} = 'orchestrator' and ${agentsActivity.ref} like ${`atlas#${messageId}/%`}`)
+      .where(sql`${agentsActivity.agent} = ${codename} and ${agentsActivity.ref} like ${`atlas#${messageId}/%`}`)
     return { ...counters!, trail }
   }
 
@@ -152,7 +155,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const id = await classifiedMessage(db, { intent: 'question' })
     await engine.cycle()
     const sentBefore = engine.sent.length
-    const countersBefore = await orchestrator(id)
+    const countersBefore = await orchestrator(id, 'analyse-besoin')
     const work = await engine.drain(variant('success'))
     expect(work.outcomes.find(o => o.messageId === id)?.outcome).toBe('actioned')
     expect(await inbox(db, id)).toMatchObject({ status: 'actioned', intent: 'question' })
@@ -187,8 +190,9 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const drafts = await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, id))
     expect(drafts).toMatchObject([{ body: `Bonjour, le formulaire de contact est corrigé.\n\n${engine.config.teamSignature}`, status: 'draft', createdBy: 'atlas-spawn-worker' }])
     expect((await listSpawns(db, id))[0]).toMatchObject({ status: 'succeeded', lastEventType: 'node_pty_exit', silentForMs: null, possiblyHung: false })
-    // The agents registry counts the orchestrator's spawn, with a trail back to it.
-    const counters = await orchestrator(id)
+    // The agents registry counts the spawn for the agent a question is routed to, with a trail back to it.
+    expect(spawn!.agentCodename).toBe('analyse-besoin')
+    const counters = await orchestrator(id, 'analyse-besoin')
     expect(counters).toMatchObject({ spawnCount: countersBefore.spawnCount + 1, errorCount: countersBefore.errorCount })
     expect(counters.trail).toEqual([{ kind: 'spawn_completed', ref: `atlas#${id}/spawn/${spawn!.id}`, summary: `message #${id}, spawn 1: status ok` }])
   })
