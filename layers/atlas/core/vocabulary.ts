@@ -66,6 +66,8 @@ export const AUDIT_ACTIONS = [
   'awaiting_approval',
   'spawn_approved',
   'spawn_rejected',
+  // a person recorded a scar or a victory from the message page (issue 15)
+  'lesson_recorded',
 ] as const
 export type AuditAction = typeof AUDIT_ACTIONS[number]
 
