@@ -4,7 +4,7 @@
 // the routed agent and the briefing as sent. The routes' refusals are checked over HTTP too.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
@@ -13,6 +13,8 @@ import { runTs } from '../helpers/processes'
 import { connectDatabase } from '../../db/connection'
 import { findRunningEmbedded } from '../../db/embedded'
 import { atlasSpawns } from '../../db/schema/atlas-spawn'
+import { atlasInbox } from '../../db/schema/atlas'
+import { workChantiers, workRecalls } from '../../db/schema/work'
 import { classifiedMessage, createTenant } from '../../layers/atlas/tests/fixtures/spawn/seed'
 import { spawnPaths } from '../../layers/atlas/core/spawn/run-agent'
 
@@ -21,6 +23,7 @@ let browser: Browser
 let page: Page
 let messageId: number
 let spawnId: string
+let chantierMessageId: number
 const cookies: Record<string, string> = {}
 const SCAR = 'Cart emptied by the cache on refresh'
 
@@ -37,6 +40,11 @@ beforeAll(async () => {
     // without it, the column is added here the way spawn-loop-records.ts looks for it.
     await db.execute(sql`alter table atlas_spawns add column if not exists agent_codename text`)
     await db.execute(sql`update atlas_spawns set agent_codename = 'orchestrator' where id = ${spawnId}`)
+    // A chantier draft materialised from a message, with what the pre-creation recall found.
+    chantierMessageId = await classifiedMessage(db, { intent: 'chantier', subject: 'Rebuild our blog', body: 'A new design for the blog.', admission: 'awaiting', status: 'awaiting_approval' })
+    const [chantier] = await db.insert(workChantiers).values({ sourceMessageId: chantierMessageId, lastMessageId: chantierMessageId, title: 'Rebuild our blog', brief: 'A new design for the blog.', createdBy: 'atlas-collect' }).returning()
+    await db.update(atlasInbox).set({ materialisedKind: 'chantier', materialisedId: chantier!.id }).where(eq(atlasInbox.messageId, chantierMessageId))
+    await db.insert(workRecalls).values({ kind: 'chantier', recordId: chantier!.id, query: 'Rebuild our blog', modeUsed: 'hybrid', hits: [{ rank: 1, sourceType: 'scar', sourceId: '1', title: 'Blog redesign lost its SEO traffic', snippet: 'Plan the redirects before the switch.', score: 0.03 }] })
   }
   finally {
     await database.close()
@@ -120,6 +128,19 @@ describe('the loop in the hub', () => {
     await page.waitForURL('**/hub/learning?agent=orchestrator')
     await page.getByTestId('lessons-list').getByText(SCAR).waitFor()
     expect(await page.getByTestId('lessons-list').textContent()).toContain(`message:${messageId}`)
+  })
+
+  it('shows what the memory recalled before a person confirms the chantier draft', async () => {
+    await page.goto(`${hub.url}/hub/atlas/${chantierMessageId}`)
+    const recall = page.getByTestId('atlas-recall')
+    await recall.getByText('Blog redesign lost its SEO traffic').waitFor()
+    // The recall comes before the approval in the page.
+    const [recallBox, admissionBox] = await Promise.all([recall.boundingBox(), page.getByTestId('atlas-admission').boundingBox()])
+    expect(recallBox!.y).toBeLessThan(admissionBox!.y)
+    await page.getByTestId('atlas-confirm-chantier').click()
+    await page.getByText('Chantier confirmed').first().waitFor()
+    await expect.poll(() => page.getByTestId('atlas-materialised').textContent()).toContain('active')
+    expect(await page.getByTestId('atlas-confirm-chantier').count()).toBe(0)
   })
 
   it('shows on the spawn page the routed agent and the briefing as sent', async () => {

@@ -7,7 +7,9 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { learnLessons } from '../../../../db/schema/learn'
-import { workRecalls } from '../../../../db/schema/work'
+import { hubAudit } from '../../../../db/schema/hub'
+import { workChantiers, workRecalls } from '../../../../db/schema/work'
+import { CHANTIER_CONFIRMED_ACTION, confirmChantier } from '../../../worksites/core/confirm'
 import { reindexScar } from '../../../memory/core/vectors/reindex-scar'
 import { offlineEmbedder, rateLimited } from '../../../memory/tests/fixtures/embedders'
 import { recallForRecord } from '../../../worksites/core/pre-creation-recall'
@@ -59,6 +61,21 @@ describeOnBothDatabases('Recall before creation', (database) => {
     expect(detail?.recall?.hits.map(h => h.sourceId)).toContain(String(related.id))
     // The pre-creation recall moved the scar's recall counter (it was served to a person).
     await expect.poll(async () => (await db.select().from(learnLessons).where(eq(learnLessons.id, related.id)))[0]!.recallCount).toBeGreaterThan(0)
+  })
+
+  it('lets a person confirm the chantier draft once, audited with what was recalled', async () => {
+    const { db } = database()
+    const related = await scar('Refonte du blog sans plan de redirection', 'Le trafic SEO du blog a chuté après la refonte: prévoir les redirections.')
+    const { id } = await one('Refonte de notre blog', 'Nous voulons refaire le blog, avec un nouveau design.', 'chantier', offlineEmbedder(db))
+    const chantierId = (await inboxOf(db, id)).materialisedId!
+    const confirmed = await confirmChantier(db, chantierId, 'op@studio.test')
+    expect(confirmed).toMatchObject({ ok: true, status: 'active', by: 'op@studio.test' })
+    expect((await db.select().from(workChantiers).where(eq(workChantiers.id, chantierId)))[0]!.status).toBe('active')
+    const [audit] = await db.select().from(hubAudit).where(and(eq(hubAudit.action, CHANTIER_CONFIRMED_ACTION), eq(hubAudit.target, `work_chantier:${chantierId}`)))
+    expect((audit!.details as { recalled: string[] }).recalled).toContain(`scar:${related.id}`)
+    expect((await getMessageDetail(db, id))?.audit.map(a => a.action)).toContain('chantier_confirmed')
+    expect(await confirmChantier(db, chantierId, 'op@studio.test')).toEqual({ ok: false, code: 'not_draft', status: 'active' })
+    expect(await confirmChantier(db, '00000000-0000-4000-8000-000000000000', 'op@studio.test')).toEqual({ ok: false, code: 'not_found' })
   })
 
   it('falls back to the lexical arm when embeddings are refused, and never blocks the record', async () => {
