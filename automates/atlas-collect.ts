@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util'
 import { defineAutomate } from '../layers/health/core/automate'
 import { createAiFacade } from '../layers/ai/core/facade'
 import { collect } from '../layers/atlas/core/collector'
+import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
 import { AtlasConfigError, readAtlasConfig } from '../layers/atlas/core/config'
 
 export default defineAutomate({
@@ -27,7 +28,9 @@ export default defineAutomate({
       throw error
     }
     const ai = createAiFacade({ env: process.env, db: ctx.db, log: line => ctx.log(line) })
-    const report = await collect({ db: ctx.db, ai, config, log: ctx.log, signal: ctx.signal }, { dryRun: values['dry-run'] })
+    // The recall before a work record's creation embeds its query under the recall's ledger label.
+    const embedder = facadeEmbedder(ai, { feature: 'memory_recall' })
+    const report = await collect({ db: ctx.db, ai, config, log: ctx.log, signal: ctx.signal, embedder }, { dryRun: values['dry-run'] })
     if (report.imap === 'not_configured') {
       ctx.notConfigured('ATLAS_IMAP_HOST', 'no mailbox to poll, so no mail comes in (with ATLAS_IMAP_USER and ATLAS_IMAP_PASSWORD); test messages pasted in the hub are still processed')
     }

@@ -6,4 +6,6 @@ export interface DomainDescriptor {
   summary: string
   /** What will live on the domain's pages, shown until they do. */
   planned: string[]
+  /** The domain's own pages, listed under it in the sidebar. */
+  pages?: Array<{ label: string, icon: string, to: string }>
 }

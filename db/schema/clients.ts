@@ -4,7 +4,7 @@ import { boolean, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-c
 export interface ClientConfig {
   ai?: { provider?: string, model?: string }
   preprodUrl?: string
-  /** The tenant's mission brief, injected in every spawn's briefing for this tenant. */
+  /** The tenant's mission brief, injected into every spawn's briefing for it (edited in the hub). */
   missionBrief?: string
   [key: string]: unknown
 }

@@ -3,7 +3,7 @@
 // them): each row knows the message that created it (unique: one record per message and
 // registry), its tenant, its status, and how many messages of the thread updated it.
 import { sql } from 'drizzle-orm'
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { atlasMessages } from './atlas'
 import { clients } from './clients'
 
@@ -81,6 +81,38 @@ export const workConseils = pgTable('work_conseils', {
   check('work_conseils_status_check', sql`${table.status} in ('open', 'given', 'cancelled')`),
 ])
 
+/** One related entry the pre-creation recall found (memory's RecallHit, trimmed for display). */
+export interface WorkRecallHit {
+  rank: number
+  sourceType: string
+  sourceId: string
+  title: string
+  snippet: string
+  score: number
+}
+
+/**
+ * The pre-creation recall of a work record (issue 15, Deliver 4): the entries of the memory
+ * that resemble the record, found when it was created and shown before a person confirms it.
+ * Keyed by registry and record (the five registries share it); one row per record, replaced
+ * when the record is re-activated.
+ */
+export const workRecalls = pgTable('work_recalls', {
+  kind: text('kind').notNull(),
+  recordId: uuid('record_id').notNull(),
+  query: text('query').notNull(),
+  hits: jsonb('hits').$type<WorkRecallHit[]>().notNull().default([]),
+  /** hybrid, semantic or lexical; null when the recall failed. */
+  modeUsed: text('mode_used'),
+  /** Why nothing was recalled (embedding and search down, budget exceeded). */
+  error: text('error'),
+  recalledAt: timestamp('recalled_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  primaryKey({ columns: [table.kind, table.recordId] }),
+  check('work_recalls_kind_check', sql`${table.kind} in ('run', 'chantier', 'question', 'negociation', 'conseil')`),
+])
+
+export type WorkRecall = typeof workRecalls.$inferSelect
 export type WorkRun = typeof workRuns.$inferSelect
 export type WorkChantier = typeof workChantiers.$inferSelect
 export type WorkQuestion = typeof workQuestions.$inferSelect

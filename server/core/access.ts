@@ -18,6 +18,8 @@ const OWN_SESSION: Array<[string, RegExp]> = [
 
 const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['PATCH', /^\/api\/automations\/[^/]+$/],
+  // The user model: who the founder is, how they work (issue 15, Deliver 5).
+  ['PUT', /^\/api\/memory\/user-model\/[^/]+$/],
 ]
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -140,6 +140,9 @@ const hubPages = () => [
   { path: '/hub', shot: 'home' },
   ...domains.map(d => ({ path: `/hub/${d.id}`, shot: ({ atlas: 'inbox', agents: 'agents', ai: 'ai', health: 'health' } as Record<string, string>)[d.id] })),
   { path: '/hub/memory/vault', shot: undefined },
+  { path: '/hub/memory/reflex', shot: undefined },
+  { path: '/hub/memory/user-model', shot: undefined },
+  { path: '/hub/memory/briefs', shot: undefined },
   { path: `/hub/atlas/${messageId}`, shot: undefined },
   { path: '/hub/agents/orchestrator', shot: undefined },
 ]

@@ -18,6 +18,14 @@ describe('authorisation policy', () => {
     expect(requirementFor('DELETE', '/api/_auth/session')).toEqual({ public: false, minRole: 'viewer' })
   })
 
+  it('keeps the user model founder-only to change, the other memory edits to operators', () => {
+    expect(requirementFor('PUT', '/api/memory/user-model/founder@studio.test')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('GET', '/api/memory/user-model')).toEqual({ public: false, minRole: 'viewer' })
+    expect(requirementFor('PUT', '/api/memory/reflex')).toEqual({ public: false, minRole: 'operator' })
+    expect(requirementFor('PUT', '/api/memory/briefs/acme')).toEqual({ public: false, minRole: 'operator' })
+    expect(requirementFor('POST', '/api/atlas/messages/42/lessons')).toEqual({ public: false, minRole: 'operator' })
+  })
+
   it('ranks founder above operator above viewer', () => {
     expect(roleAllows('founder', 'operator')).toBe(true)
     expect(roleAllows('operator', 'operator')).toBe(true)

@@ -59,6 +59,7 @@ const FRENCH: Record<string, string> = {
   'Relationships': 'Relations',
   'No relationship recorded.': 'Aucune relation enregistrée.',
   'Activity': 'Activité',
+  'Its scars and victories': 'Ses cicatrices et victoires',
   'No activity yet: spawns and briefings will appear here.': 'Pas encore d\'activité : les lancements et les briefings apparaîtront ici.',
   'Identity in full': 'Identité complète',
   'Personality.': 'Personnalité.',

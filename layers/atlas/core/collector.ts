@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { isProcessAlive } from '../../../db/process'
 import type { AiFacade } from '../../ai/core/facade'
+import type { Embedder } from '../../memory/core/vectors/embedder'
 import { recordAtlasAudit } from './audit'
 import { verifySender } from './auth/sender'
 import type { DNSResolver } from './auth/verify'
@@ -43,6 +44,8 @@ export interface CollectDeps {
   mailbox?: typeof withMailbox
   /** DNS for sender authentication (the system resolver unless a test gives a loopback one). */
   resolver?: DNSResolver
+  /** Embeddings for the recall before a work record's creation (none: no recall). */
+  embedder?: Embedder
 }
 
 export interface CollectReport {
@@ -325,7 +328,7 @@ export async function collect(deps: CollectDeps, options: { dryRun?: boolean } =
     }
     const scanner = deps.scanner ?? createScanner(config.scanner, config.limits.maxAttachmentBytes)
     const result = await runPipeline({
-      db, ai: deps.ai, config, scanner, actor, log, checkpoint, signal: deps.signal,
+      db, ai: deps.ai, config, scanner, actor, log, checkpoint, signal: deps.signal, embedder: deps.embedder,
       ocr: () => {
         ocr ??= deps.ocr ? deps.ocr() : createOcrEngine(config.ocr, config.tmpDir)
         return ocr

@@ -5,6 +5,9 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { atlasAttachments, atlasInbox, atlasMessages, type AtlasAttachment, type AtlasInboxRow } from '../../../db/schema/atlas'
 import type { AiFacade } from '../../ai/core/facade'
+import type { Embedder } from '../../memory/core/vectors/embedder'
+import { isWorkKind } from '../../worksites/core/registries'
+import { recallForRecord } from '../../worksites/core/pre-creation-recall'
 import { recordAtlasAudit } from './audit'
 import { classifyMessage, type ClassifyOutcome } from './classify/classify'
 import type { AtlasConfig } from './config'
@@ -28,6 +31,8 @@ export interface PipelineDeps {
   log: (line: string) => void
   checkpoint: (point: string) => Promise<void>
   signal?: AbortSignal
+  /** Embeddings for the recall before creation of a new work record (none: no recall). */
+  embedder?: Embedder
 }
 
 export interface PipelineReport {
@@ -158,6 +163,18 @@ export async function runPipeline(deps: PipelineDeps, items: WorkItem[]): Promis
       db, ai: deps.ai, config: config.classifier, actor: deps.actor, log: deps.log,
       beforeCommit: () => deps.checkpoint('before_classify_commit'),
     }, { inbox, message, attachments, ocrText, notes })
+    if ((outcome.status === 'classified' || outcome.status === 'awaiting_approval') && outcome.materialised && deps.embedder) {
+      const { kind, id, action } = outcome.materialised
+      // Only a new (or re-activated) record: an updated one was recalled when it was created.
+      if ((action === 'created' || action === 'reactivated') && isWorkKind(kind)) {
+        try {
+          await recallForRecord({ db, embedder: deps.embedder, log: deps.log }, { kind, id, title: message.subject, body: message.textBody })
+        }
+        catch (error) {
+          deps.log(`[atlas] message ${message.id}: storing the recall before creating ${kind} ${id} failed (${(error as Error).message}); the record stands without it`)
+        }
+      }
+    }
     if (outcome.status === 'classified' || outcome.status === 'awaiting_approval') report.classified += 1
     else if (outcome.status === 'classification_failed') report.failed += 1
     else report.stale += 1

@@ -5,6 +5,8 @@ import type { Db } from '../../../db/client'
 import { atlasAttachments, atlasAudit, atlasInbox, atlasMessages, type SenderAuth } from '../../../db/schema/atlas'
 import { clients } from '../../../db/schema/clients'
 import { getWorkRecord, isWorkKind, type WorkRecordView } from '../../worksites/core/registries'
+import { recordRecall } from '../../worksites/core/pre-creation-recall'
+import type { WorkRecall } from '../../../db/schema/work'
 import { EMAIL_FRAME_CSP, sanitizeEmailHtml } from './sanitize'
 import { RECLASSIFIABLE_STATUSES, type InboxStatus, type Intent } from './vocabulary'
 
@@ -165,6 +167,8 @@ export interface MessageDetail {
   attachments: Array<{ position: number, filename: string | null, contentType: string, sizeBytes: number, sha256: string, inline: boolean, verdict: string, signature: string | null, verdictReason: string | null, scanner: string | null, scannedAt: Date | null }>
   audit: Array<{ id: number, at: Date, action: string, actor: string, details: Record<string, unknown> }>
   materialised: WorkRecordView | null
+  /** What the memory recalled when the record was created (null: no recall ran). */
+  recall: WorkRecall | null
 }
 
 export async function getMessageDetail(db: Db, messageId: number): Promise<MessageDetail | null> {
@@ -181,6 +185,7 @@ export async function getMessageDetail(db: Db, messageId: number): Promise<Messa
   const materialised = inbox.materialisedKind && inbox.materialisedId && isWorkKind(inbox.materialisedKind)
     ? await getWorkRecord(db, inbox.materialisedKind, inbox.materialisedId)
     : null
+  const recall = materialised ? await recordRecall(db, materialised.kind, materialised.id) : null
   return {
     message: {
       id: message.id,
@@ -230,6 +235,7 @@ export async function getMessageDetail(db: Db, messageId: number): Promise<Messa
     })),
     audit: audit.map(entry => ({ id: entry.id, at: entry.at, action: entry.action, actor: entry.actor, details: entry.details })),
     materialised,
+    recall,
   }
 }
 

@@ -10,6 +10,7 @@ import MailComposer from 'nodemailer/lib/mail-composer'
 import type { Db } from '../../../db/client'
 import { atlasInbox } from '../../../db/schema/atlas'
 import type { AiFacade } from '../../ai/core/facade'
+import type { Embedder } from '../../memory/core/vectors/embedder'
 import { createCheckpoint, CYCLE_PREFIX, ingestSource } from './collector'
 import type { AtlasConfig } from './config'
 import { createOcrEngine, type OcrEngine } from './ocr'
@@ -28,6 +29,8 @@ export interface SubmitDeps {
   log: (line: string) => void
   scanner?: Scanner
   ocr?: () => OcrEngine
+  /** Embeddings for the recall before a work record's creation (none: no recall). */
+  embedder?: Embedder
 }
 
 export interface SubmitResult {
@@ -60,7 +63,7 @@ export async function submitMessage(deps: SubmitDeps, source: Buffer): Promise<S
     log(`[atlas] message #${stored.messageRowId} handed in by ${actor}: ${stored.outcome} (${stored.status})`)
     if (stored.status === 'received' || stored.status === 'classification_failed') {
       await runPipeline({
-        db, ai: deps.ai, config, actor, log,
+        db, ai: deps.ai, config, actor, log, embedder: deps.embedder,
         scanner: deps.scanner ?? createScanner(config.scanner, config.limits.maxAttachmentBytes),
         checkpoint: createCheckpoint(undefined, log),
         ocr: () => {

@@ -66,6 +66,10 @@ export const AUDIT_ACTIONS = [
   'awaiting_approval',
   'spawn_approved',
   'spawn_rejected',
+  // a person recorded a scar or a victory from the message page (issue 15)
+  'lesson_recorded',
+  // a person confirmed the chantier draft the message created, after its recall (issue 15)
+  'chantier_confirmed',
 ] as const
 export type AuditAction = typeof AUDIT_ACTIONS[number]
 

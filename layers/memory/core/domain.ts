@@ -12,4 +12,10 @@ export const domain: DomainDescriptor = {
     'Hybrid recall (semantic + lexical) with its evaluation gate',
     'The user model',
   ],
+  pages: [
+    { label: 'Vault', icon: 'i-lucide-library', to: '/hub/memory/vault' },
+    { label: 'Reflex memory', icon: 'i-lucide-zap', to: '/hub/memory/reflex' },
+    { label: 'User model', icon: 'i-lucide-user-round-cog', to: '/hub/memory/user-model' },
+    { label: 'Mission briefs', icon: 'i-lucide-target', to: '/hub/memory/briefs' },
+  ],
 }

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
 import { atlasAudit, atlasInbox, atlasMessages } from '../../../../db/schema/atlas'
 import type { AiFacade } from '../../../ai/core/facade'
+import type { Embedder } from '../../../memory/core/vectors/embedder'
 import { ingestSource } from '../../core/collector'
 import { readAtlasConfig, type AtlasConfig, type AtlasEnv } from '../../core/config'
 import type { StoredMessage } from '../../core/ingest/store'
@@ -29,7 +30,7 @@ export interface Delivery {
   logs: string[]
 }
 
-export async function deliver(db: Db, ai: Pick<AiFacade, 'complete'>, raws: Buffer[], options: { config: AtlasConfig, scanner?: Scanner, ocr?: () => OcrEngine, checkpoint?: (point: string) => Promise<void>, resolver?: DNSResolver }): Promise<Delivery> {
+export async function deliver(db: Db, ai: Pick<AiFacade, 'complete'>, raws: Buffer[], options: { config: AtlasConfig, scanner?: Scanner, ocr?: () => OcrEngine, checkpoint?: (point: string) => Promise<void>, resolver?: DNSResolver, embedder?: Embedder }): Promise<Delivery> {
   const dir = mkdtempSync(join(options.config.tmpDir, 'atlas-deliver-'))
   const logs: string[] = []
   let engine: OcrEngine | undefined
@@ -47,6 +48,7 @@ export async function deliver(db: Db, ai: Pick<AiFacade, 'complete'>, raws: Buff
       scanner: options.scanner ?? createScanner(options.config.scanner, options.config.limits.maxAttachmentBytes),
       ocr: () => (engine ??= options.ocr ? options.ocr() : createOcrEngine(options.config.ocr, options.config.tmpDir)),
       checkpoint: options.checkpoint ?? (async () => {}),
+      embedder: options.embedder,
     }, items)
     return { stored, report, logs }
   }

@@ -1,8 +1,9 @@
 import { listReflexFiles, readReflexIndex } from '../../../core/reflex'
+import { readReflexSource } from '../../../core/reflex-editor'
 
-// The reflex memory (level 1): the index entries, the lines refused (over 200 characters)
-// and the thematic files.
+// The reflex memory (level 1): the index entries, the lines refused (over 200 characters),
+// the thematic files, and the index's text with its SHA-256 for the hub's editor.
 export default defineEventHandler(() => {
   const { reflexDir } = useMemoryConfig()
-  return { dir: reflexDir, index: readReflexIndex(reflexDir), files: listReflexFiles(reflexDir) }
+  return { dir: reflexDir, index: readReflexIndex(reflexDir), files: listReflexFiles(reflexDir), source: readReflexSource(reflexDir) }
 })

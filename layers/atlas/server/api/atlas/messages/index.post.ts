@@ -34,7 +34,7 @@ export default defineEventHandler(async (event) => {
   const source = 'eml' in body
     ? Buffer.from(body.eml.replace(/^\uFEFF/, ''), 'utf8')
     : await composeMessage({ from: body.from, subject: body.subject, text: body.text })
-  const result = await submitMessage({ db: await useDb(), ai: useAiFacade(), config, actor: user.email, log: line => console.info(line) }, source)
+  const result = await submitMessage({ db: await useDb(), ai: useAiFacade(), config, actor: user.email, log: line => console.info(line), embedder: await useMemoryEmbedder('memory_recall') }, source)
   setResponseStatus(event, result.outcome === 'duplicate' ? 200 : 201)
   return result
 })
