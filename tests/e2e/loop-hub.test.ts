@@ -4,7 +4,7 @@
 // the routed agent and the briefing as sent. The routes' refusals are checked over HTTP too.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
@@ -36,10 +36,8 @@ beforeAll(async () => {
     messageId = await classifiedMessage(db, { tenantId: tenant.id, subject: 'The cart empties itself', body: 'Since yesterday the cart is empty after a refresh.' })
     const [spawn] = await db.insert(atlasSpawns).values({ messageId, iteration: 1, status: 'failed', outcome: 'qa_failed', queuedBy: 'test', reason: 'QA found 1 application error', qa: { passed: false, errors: [{ kind: 'application', route: '/cart', message: 'HTTP 500' }] } }).returning()
     spawnId = spawn!.id
-    // What the pipeline half of issue 15 records for a spawn (its routed agent); on a branch
-    // without it, the column is added here the way spawn-loop-records.ts looks for it.
-    await db.execute(sql`alter table atlas_spawns add column if not exists agent_codename text`)
-    await db.execute(sql`update atlas_spawns set agent_codename = 'orchestrator' where id = ${spawnId}`)
+    // The agent the spawn worker routed it to.
+    await db.update(atlasSpawns).set({ agentCodename: 'orchestrator' }).where(eq(atlasSpawns.id, spawnId))
     // A chantier draft materialised from a message, with what the pre-creation recall found.
     chantierMessageId = await classifiedMessage(db, { intent: 'chantier', subject: 'Rebuild our blog', body: 'A new design for the blog.', admission: 'awaiting', status: 'awaiting_approval' })
     const [chantier] = await db.insert(workChantiers).values({ sourceMessageId: chantierMessageId, lastMessageId: chantierMessageId, title: 'Rebuild our blog', brief: 'A new design for the blog.', createdBy: 'atlas-collect' }).returning()

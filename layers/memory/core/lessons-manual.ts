@@ -1,19 +1,18 @@
-// A lesson a person records by hand (issue 15, Deliver 3, last sentence): a scar (a failure
-// to remember) or a victory (a success to reproduce), written to the lessons registry with
-// who recorded it, audited in hub_audit, and re-indexed in the vector index at once so the
-// next spawn's recall can find it. The automatic lessons of the spawn loop come from the
-// pipeline's own recorder (15a's recordLesson); the lead folds both at merge — this one
-// stays the person's entry point.
+// A lesson a person records by hand: a scar (a failure to remember) or a victory (a success
+// to reproduce), written by the same recorder as the spawn loop's (recordLesson) with who
+// recorded it, audited in hub_audit, and re-indexed in the vector index at once so the next
+// spawn's recall can find it.
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { recordAudit } from '../../../db/audit'
 import { agents } from '../../../db/schema/agents'
-import { learnLessons, type LearnLesson } from '../../../db/schema/learn'
+import type { LearnLesson } from '../../../db/schema/learn'
+import { LESSON_KINDS, recordLesson, type LessonKind } from './lessons'
 import type { Embedder } from './vectors/embedder'
 import { reindexScar, type ReindexResult } from './vectors/reindex-scar'
 
-export const LESSON_KINDS = ['scar', 'victory'] as const
-export type ManualLessonKind = typeof LESSON_KINDS[number]
+export { LESSON_KINDS }
+export type ManualLessonKind = LessonKind
 
 export const LESSON_RECORDED_ACTION = 'learning.lesson_recorded'
 
@@ -34,7 +33,9 @@ export interface ManualLessonInput {
   tags?: string[]
   /** The agent the lesson belongs to (codename); none for a global lesson. */
   agent?: string | null
-  /** Where it came from, kept as tags so recall and the lessons list can show it. */
+  /** The tenant (clients.id) it was learnt for. */
+  tenantId?: string | null
+  /** Where it came from, also kept as tags so recall and the lessons list can show it. */
   tenantSlug?: string | null
   messageId?: number | null
   spawnId?: string | null
@@ -45,11 +46,6 @@ export interface ManualLessonInput {
 export interface ManualLessonResult {
   lesson: LearnLesson
   index: ReindexResult
-}
-
-/** The registry's kind for a person's word: a victory is a `success`, a scar a `failure`. */
-export function registryKind(kind: ManualLessonKind): LearnLesson['kind'] {
-  return kind === 'victory' ? 'success' : 'failure'
 }
 
 /** The person's tags, then where the lesson came from; lower-case, unique, in order. */
@@ -73,22 +69,20 @@ export async function recordManualLesson(deps: { db: Db, embedder: Embedder, log
     const [known] = await db.select({ codename: agents.codename }).from(agents).where(eq(agents.codename, agent))
     if (!known) throw new ManualLessonError('unknown_agent', `no agent with codename "${agent}": leave it empty for a global lesson`)
   }
-  const lesson = await db.transaction(async (tx) => {
-    const [row] = await tx.insert(learnLessons).values({
-      kind: registryKind(input.kind),
-      title: input.title.trim(),
-      description: input.description.trim(),
-      checkAdded: input.checkAdded?.trim() ?? '',
-      tags: lessonTags(input),
-      agent,
-    }).returning()
+  // Written with its audit in one transaction; its importance is left to the later scoring
+  // run (vector-sync), since a background scoring cannot use a transaction that has ended.
+  const { lesson } = await db.transaction(async (tx) => {
+    const recorded = await recordLesson(tx, {
+      kind: input.kind, title: input.title, description: input.description, checkAdded: input.checkAdded,
+      tags: lessonTags(input), agent, tenantId: input.tenantId ?? null, sourceSpawnId: input.spawnId ?? null, recordedBy: actor,
+    })
     await recordAudit(tx, {
       actor,
       action: LESSON_RECORDED_ACTION,
-      target: `learn_lesson:${row!.id}`,
-      details: { kind: input.kind, title: row!.title, agent, tenant: input.tenantSlug ?? undefined, messageId: input.messageId ?? undefined, spawnId: input.spawnId ?? undefined },
+      target: `learn_lesson:${recorded.lesson.id}`,
+      details: { kind: input.kind, title: recorded.lesson.title, agent, tenant: input.tenantSlug ?? undefined, messageId: input.messageId ?? undefined, spawnId: input.spawnId ?? undefined },
     })
-    return row!
+    return recorded
   })
   // Recallable within seconds; an embedding failure defers it to the next sync (never lost).
   const index = await reindexScar({ db, embedder: deps.embedder, log: deps.log }, lesson.id)

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { TESTS_TMP } from '../../../../tests/helpers/database-config'
-import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
+import { atlasSpawnLessons, atlasSpawns } from '../../../../db/schema/atlas-spawn'
 import { learnLessons } from '../../../../db/schema/learn'
 import { databaseLoopRecords } from '../../core/spawn-loop-records'
 import { spawnStory } from '../../core/spawn-story'
@@ -59,15 +59,13 @@ describeOnBothDatabases('The spawn story', (database) => {
   it('reads the routed agent, the briefing budget and the injected lessons once the loop records them', async () => {
     const { db } = database()
     const { first } = await loop()
-    // Nothing recorded for a spawn yet (on this branch, no column and no link table at all).
+    // Nothing recorded for a spawn yet.
     expect(await databaseLoopRecords(db).routing(first.id)).toEqual({ agent: null, briefingTokens: null, briefingBudget: null })
     expect(await databaseLoopRecords(db).injected(first.id)).toEqual([])
-    await db.execute(sql`alter table atlas_spawns add column if not exists agent_codename text, add column if not exists briefing_tokens integer, add column if not exists briefing_budget integer`)
-    await db.execute(sql`create table if not exists atlas_spawn_lessons (spawn_id uuid not null references atlas_spawns(id), lesson_id bigint not null references learn_lessons(id), rank integer not null, primary key (spawn_id, lesson_id))`)
     await db.execute(sql`update atlas_spawns set agent_codename = 'orchestrator', briefing_tokens = 1830, briefing_budget = 6000 where id = ${first.id}`)
     const [own] = await db.insert(learnLessons).values({ kind: 'failure', title: 'Own scar', description: 'd', agent: 'orchestrator', recallCount: 3 }).returning()
     const [global] = await db.insert(learnLessons).values({ kind: 'success', title: 'Global victory', description: 'd' }).returning()
-    await db.execute(sql`insert into atlas_spawn_lessons (spawn_id, lesson_id, rank) values (${first.id}, ${global!.id}, 2), (${first.id}, ${own!.id}, 1)`)
+    await db.insert(atlasSpawnLessons).values([{ spawnId: first.id, lessonId: global!.id, rank: 2, origin: 'global' }, { spawnId: first.id, lessonId: own!.id, rank: 1, origin: 'own' }])
     const records = databaseLoopRecords(db)
     expect(await records.routing(first.id)).toEqual({ agent: 'orchestrator', briefingTokens: 1830, briefingBudget: 6000 })
     expect(await records.injected(first.id)).toEqual([

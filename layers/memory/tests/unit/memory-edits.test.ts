@@ -3,7 +3,7 @@
 // a new work record.
 import { describe, expect, it } from 'vitest'
 import { reflexRefusals } from '../../core/reflex-editor'
-import { lessonTags, registryKind } from '../../core/lessons-manual'
+import { lessonTags } from '../../core/lessons-manual'
 import { missionBriefOf } from '../../core/mission-briefs'
 import { recallQuery, RECALL_QUERY_CHARS } from '../../../worksites/core/pre-creation-recall'
 
@@ -17,7 +17,6 @@ describe('the memory a person edits', () => {
     expect(lessonTags({ tags: ['Stripe', 'stripe', ' webhook '], tenantSlug: 'acme', messageId: 7, spawnId: 'abc' }))
       .toEqual(['stripe', 'webhook', 'recorded-by-hand', 'tenant:acme', 'message:7', 'spawn:abc'])
     expect(lessonTags({})).toEqual(['recorded-by-hand'])
-    expect([registryKind('scar'), registryKind('victory')]).toEqual(['failure', 'success'])
   })
 
   it('reads a mission brief only when one is written', () => {

@@ -4,6 +4,7 @@ import { atlasInbox, atlasMessages } from '../../../../../../../db/schema/atlas'
 import { clients } from '../../../../../../../db/schema/clients'
 import { recordAtlasAudit } from '../../../../../core/audit'
 import { LESSON_KINDS, ManualLessonError, recordManualLesson } from '../../../../../../memory/core/lessons-manual'
+import { LessonInputError } from '../../../../../../memory/core/lessons'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 const Body = z.object({
@@ -24,21 +25,21 @@ export default defineEventHandler(async (event) => {
   const body = await readValidatedBody(event, Body.parse)
   const user = currentUser(event)
   const db = await useDb()
-  const [row] = await db.select({ id: atlasMessages.id, tenant: clients.slug }).from(atlasMessages)
+  const [row] = await db.select({ id: atlasMessages.id, tenant: clients.slug, tenantId: clients.id }).from(atlasMessages)
     .leftJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
     .leftJoin(clients, eq(clients.id, atlasInbox.tenantId))
     .where(eq(atlasMessages.id, id))
   if (!row) throw createError({ statusCode: 404, statusMessage: `No Atlas message #${id}.`, data: { code: 'not_found' } })
   try {
     const result = await recordManualLesson({ db, embedder: await useMemoryEmbedder('memory_sync'), log: line => console.info(line) }, {
-      ...body, agent: body.agent || null, tenantSlug: row.tenant, messageId: id, actor: user.email,
+      ...body, agent: body.agent || null, tenantId: row.tenantId, tenantSlug: row.tenant, messageId: id, actor: user.email,
     })
     await recordAtlasAudit(db, { messageId: id, action: 'lesson_recorded', actor: user.email, details: { lessonId: result.lesson.id, kind: body.kind, title: result.lesson.title, indexed: result.index.status } })
     setResponseStatus(event, 201)
     return { lesson: result.lesson, index: result.index }
   }
   catch (error) {
-    if (error instanceof ManualLessonError) throw createError({ statusCode: 400, statusMessage: error.message, data: { code: error.code } })
+    if (error instanceof ManualLessonError || error instanceof LessonInputError) throw createError({ statusCode: 400, statusMessage: error.message, data: { code: error.code } })
     throw error
   }
 })
