@@ -1,11 +1,11 @@
 // Every hub table's page, page size and order live in the URL, so a link shows the same rows:
 // `?page=2&pageSize=50&sort=actor&dir=asc` (or `?<key>.page=2…` when a page holds several tables).
 // A paged route reads the same keys (shared/paging.ts). HubTable uses this for the tables it
-// pages itself; a page whose rows come paged from the server calls it and binds HubTable's
-// v-models, and sends `request` to its route:
+// pages itself; a page whose rows come paged from the server calls it, sends `request` to its
+// route and hands it to HubTable:
 //   const table = useTableQuery({ sorts: ACTIVITY_SORTS, filters })
 //   useFetch('/api/activity', { query: table.request })
-//   <HubTable v-model:page="table.page.value" … manual :total="data.total" />
+//   <HubTable :server="table" :total="data.total" … />
 import type { SortingState } from '@tanstack/vue-table'
 import type { LocationQuery, LocationQueryRaw, Router } from 'vue-router'
 import { PAGE_SIZES } from '~~/shared/paging'
@@ -18,7 +18,11 @@ export interface TableQueryOptions {
   sizes?: readonly number[]
   /** The filters the page shows next to the table, kept in the URL too; a change goes back to page 1. */
   filters?: () => Record<string, string | undefined>
+  /** False: the state stays in the component (no URL); true by default. */
+  inUrl?: boolean
 }
+
+export type TableQuery = ReturnType<typeof useTableQuery>
 
 /** The first value of a query key (a repeated key counts once). */
 export function queryValue(query: LocationQuery, name: string): string | undefined {
@@ -52,7 +56,8 @@ export function useTableQuery(options: TableQueryOptions) {
   const sizes = options.sizes ?? PAGE_SIZES
   const defaultSize = sizes[0] ?? 10
   const name = (key: string) => (options.key ? `${options.key}.${key}` : key)
-  const read = (key: string) => queryValue(route.query, name(key))
+  const inUrl = options.inUrl ?? true
+  const read = (key: string) => (inUrl ? queryValue(route.query, name(key)) : undefined)
 
   const askedSize = Number(read('pageSize'))
   const page = ref(Math.max(1, Math.floor(Number(read('page'))) || 1))
@@ -76,14 +81,16 @@ export function useTableQuery(options: TableQueryOptions) {
     }, { deep: true })
   }
   // The URL leaves out what is the default (page 1, the first size, no order).
-  watch(request, (value) => {
-    const patch: Record<string, string | undefined> = { ...options.filters?.() }
-    patch[name('page')] = page.value > 1 ? value.page : undefined
-    patch[name('pageSize')] = pageSize.value !== defaultSize ? value.pageSize : undefined
-    patch[name('sort')] = value.sort
-    patch[name('dir')] = value.dir
-    keepInQuery(router, patch)
-  })
+  if (inUrl) {
+    watch(request, (value) => {
+      const patch: Record<string, string | undefined> = { ...options.filters?.() }
+      patch[name('page')] = page.value > 1 ? value.page : undefined
+      patch[name('pageSize')] = pageSize.value !== defaultSize ? value.pageSize : undefined
+      patch[name('sort')] = value.sort
+      patch[name('dir')] = value.dir
+      keepInQuery(router, patch)
+    })
+  }
 
-  return { page, pageSize, sorting, sizes: [...sizes], request }
+  return { page, pageSize, sorting, sizes: [...sizes] as number[], request }
 }

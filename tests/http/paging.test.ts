@@ -3,9 +3,8 @@
 // and the Activity CSV in the table's order over every page.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
-import { connectDatabase, type Database } from '../../db/connection'
-import { findRunningEmbedded } from '../../db/embedded'
+import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../helpers/hub'
+import type { Database } from '../../db/connection'
 
 let hub: Hub
 let cookie: string
@@ -14,7 +13,7 @@ let database: Database
 beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'] })
   cookie = await signIn(hub.url, FOUNDER.email, FOUNDER.password)
-  database = await connectDatabase(findRunningEmbedded(hub.dataDir)!, { max: 1 })
+  database = await hubDatabase(hub)
   // 30 hub actions by three people and 5 Atlas steps, one minute apart, on a day of their own.
   await database.db.execute(sql`insert into hub_audit (at, actor, action, target, details)
     select timestamptz '2026-02-01T08:00:00Z' + n * interval '1 minute', (array['alex@studio.test', 'bea@studio.test', 'cy@studio.test'])[1 + n % 3], 'paging_probe', 'probe-' || lpad(n::text, 2, '0'), '{}'
