@@ -8,11 +8,9 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
+import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
-import { connectDatabase } from '../../db/connection'
-import { findRunningEmbedded } from '../../db/embedded'
 import { atlasInbox } from '../../db/schema/atlas'
 import { opsAlerts } from '../../db/schema/ops'
 import { classifiedMessage } from '../../layers/atlas/tests/fixtures/spawn/seed'
@@ -20,17 +18,21 @@ import { syncAutomations } from '../../layers/health/core/automations'
 import { DEFAULT_CRONTAB, readCrontab } from '../../automates/supervisor'
 import { automates } from '../../automates/registry'
 import { domains } from '../../shared/domains'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { randomUUID } from 'node:crypto'
 import { insertLedgerRows } from '../../layers/ai/core/ledger'
+import { FRENCH_UI as FRENCH_UI_WORDS } from '../../layers/agents/core/ui-words'
+import { FAMILY_LABELS } from '../../layers/agents/core/families'
 
 const SCREENS = join(TESTS_TMP, 'screens')
 const WIDE = { width: 1440, height: 900 }
 const PHONE = { width: 390, height: 844 }
 const SUBJECT = 'Quarterly invoice export misses the VAT column'
-// UI words of the other language (the agents pages' dictionary), never user data.
-const FRENCH_UI = ['Métier', 'Cadrage', 'Exécution', 'Réacteur', 'Registre', 'Toutes les familles', 'Niveaux de briefing', 'Familles', 'Aucun agent']
-const ENGLISH_UI = ['Registry', 'Reactor', 'All families', 'Prompt domains', 'Briefing tiers', 'Families:', 'States:', 'Trade', 'Relationships']
+// UI words of each language, never user data: every entry of the agents pages' dictionary
+// (and the family names) whose two languages differ, tier names and the tables' own words included.
+const PAIRS = [...Object.entries(FRENCH_UI_WORDS), ...Object.values(FAMILY_LABELS).map(({ en, fr }) => [en, fr] as const)].filter(([en, fr]) => en !== fr)
+const FRENCH_UI = [...new Set(PAIRS.map(([, fr]) => fr))]
+const ENGLISH_UI = [...new Set(PAIRS.map(([en]) => en))]
 
 let hub: Hub
 let browser: Browser
@@ -40,7 +42,7 @@ let escalatedId: number
 
 beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1' } })
-  const database = await connectDatabase(findRunningEmbedded(hub.dataDir)!, { max: 1 })
+  const database = await hubDatabase(hub)
   try {
     const db = database.db
     // The automations the home page lists, as the supervisor registers them (without running any).
@@ -58,6 +60,10 @@ beforeAll(async () => {
       model: i % 4 === 0 ? 'mistral-small-latest' : 'offline', modelRequested: i % 4 === 0 ? 'mistral-small-latest' : 'offline', feature: i % 3 === 0 ? 'atlas_classify' : 'atlas_reply_draft', tenant: null, actor: null,
       attempt: 1, outcome: 'ok' as const, error: null, httpStatus: null, tokensIn: 1200 + i * 10, tokensOut: 300, reportedCostUsd: null, durationMs: 90, failoverChain: [],
     })))
+    // More than a page of Activity (10 a page), by people whose names sort apart from their times.
+    await db.execute(sql`insert into hub_audit (at, actor, action, target, details)
+      select now() - n * interval '1 minute', 'reviewer-' || lpad((31 - n)::text, 2, '0') || '@studio.test', 'paging_probe', 'probe-' || n, '{}'
+      from generate_series(1, 30) n`)
     await db.insert(opsAlerts).values({ kind: 'zombie_lease', subject: 'automate:atlas-collect', holder: 'host-a:4242', message: 'The lease of atlas-collect has no live holder since 20 minutes.' })
   }
   finally {
@@ -128,11 +134,13 @@ async function overflows(page: Page): Promise<string[]> {
   })
 }
 
-/** The page's language: <html lang>, and none of the other language's UI words in the panel. */
+/** The page's language: <html lang>, and none of the other language's UI words (whole words)
+ *  in the page's panel, header and body (the hub's sidebar and menus stay in English). */
 async function languageProblems(page: Page): Promise<string[]> {
   const lang = await page.evaluate(() => document.documentElement.lang)
-  const text = await page.locator('[data-slot="body"]').first().innerText()
-  const foreign = (lang === 'fr' ? ENGLISH_UI : FRENCH_UI).filter(word => text.includes(word))
+  const text = await page.locator('[id^="dashboard-panel-"]').first().innerText()
+  const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const foreign = (lang === 'fr' ? ENGLISH_UI : FRENCH_UI).filter(word => new RegExp(`(?<![\\p{L}\\d])${escape(word)}(?![\\p{L}\\d])`, 'u').test(text))
   return [...(lang === 'en' || lang === 'fr' ? [] : [`html lang "${lang}"`]), ...foreign.map(word => `"${word}" on a page in ${lang}`)]
 }
 
@@ -258,6 +266,58 @@ describe('the dashboard conventions', () => {
     await page.waitForURL(/sort=subject/)
     // A new order starts again from the first page: the subjects come alphabetically.
     await expect.poll(async () => (await table.locator('tbody tr').first().innerText())).toContain('Client portal refuses every login')
+  })
+
+  it('pages and sorts Activity on the server, page, size and order in the URL', async () => {
+    await page.goto(`${hub.url}/hub/activity?action=paging_probe`)
+    const table = page.getByTestId('activity-table')
+    const pagination = page.getByTestId('table-pagination')
+    await pagination.waitFor()
+    expect(await pagination.innerText()).toContain('1–25 of 30')
+    // Newest first: the probe of a minute ago.
+    await expect.poll(() => table.locator('tbody tr').first().innerText()).toContain('reviewer-30@studio.test')
+    await pagination.getByRole('button', { name: /page 2/i }).click()
+    await page.waitForURL(/page=2/)
+    await expect.poll(() => pagination.innerText()).toContain('26–30 of 30')
+    await expect.poll(() => table.locator('tbody tr').first().innerText()).toContain('reviewer-05@studio.test')
+
+    // Sorting by Who goes back to page 1, in the server's order (A to Z first, then Z to A).
+    await page.getByRole('button', { name: 'Sort by Who' }).click()
+    await page.waitForURL(url => url.searchParams.get('sort') === 'actor' && url.searchParams.get('dir') === 'asc' && !url.searchParams.has('page'))
+    await expect.poll(() => table.locator('tbody tr').first().innerText()).toContain('reviewer-01@studio.test')
+    await page.getByRole('button', { name: 'Sort by Who' }).click()
+    await page.waitForURL(url => url.searchParams.get('dir') === 'desc')
+    await expect.poll(() => table.locator('tbody tr').first().innerText()).toContain('reviewer-30@studio.test')
+    await pagination.getByRole('button', { name: /page 2/i }).click()
+    await page.waitForURL(/page=2/)
+    await expect.poll(() => table.locator('tbody tr').first().innerText()).toContain('reviewer-05@studio.test')
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(5)
+
+    // The CSV is the whole selection in that order.
+    const href = await page.getByTestId('activity-csv').getAttribute('href')
+    const csv = await (await page.request.get(`${hub.url}${href}`)).text()
+    const lines = csv.trim().split('\r\n')
+    expect(lines).toHaveLength(31)
+    expect(lines[1]).toContain('reviewer-30@studio.test')
+
+    // A bigger page holds them all.
+    await pagination.getByRole('combobox', { name: 'Rows per page' }).click()
+    await page.getByRole('option', { name: '50 / page' }).click()
+    await page.waitForURL(url => url.searchParams.get('pageSize') === '50' && !url.searchParams.has('page'))
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(30)
+  })
+
+  it('keeps a table it pages in the browser (the agents registry) paged and sorted in the URL', async () => {
+    await page.goto(`${hub.url}/hub/agents`)
+    const table = page.getByTestId('agents-table')
+    await page.getByTestId('table-pagination').waitFor()
+    await page.getByRole('button', { name: 'Sort by Agent' }).click()
+    await page.waitForURL(url => url.searchParams.get('sort') === 'nickname')
+    const firstOfPage1 = await table.locator('tbody tr').first().innerText()
+    await page.getByTestId('table-pagination').getByRole('button', { name: /page 2/i }).click()
+    await page.waitForURL(/page=2/)
+    const firstOfPage2 = await table.locator('tbody tr').first().innerText()
+    expect(firstOfPage2).not.toBe(firstOfPage1)
   })
 
   it('fits the home automations table in its card at 1280 px, and a toggle updates "Automations on"', async () => {

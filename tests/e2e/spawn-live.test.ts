@@ -6,10 +6,9 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { FOUNDER, startHub, type Hub } from '../helpers/hub'
+import { FOUNDER, hubDatabase, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
-import { connectDatabase, type Database } from '../../db/connection'
-import { findRunningEmbedded } from '../../db/embedded'
+import type { Database } from '../../db/connection'
 import { atlasReplyDrafts } from '../../db/schema/atlas'
 import { atlasSpawns } from '../../db/schema/atlas-spawn'
 import { hubAudit } from '../../db/schema/hub'
@@ -26,9 +25,8 @@ let page: Page
 
 beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'] })
-  const url = findRunningEmbedded(hub.dataDir)!
-  database = await connectDatabase(url, { max: 4 })
-  engine = await startEngine(database.db, url)
+  database = await hubDatabase(hub, 4)
+  engine = await startEngine(database.db, database.url)
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
   await signInPage(page, hub.url, FOUNDER)

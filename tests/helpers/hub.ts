@@ -3,7 +3,9 @@
 import { mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { startTs, type Finished, type Running } from './processes'
+import { runTs, startTs, type Finished, type Running } from './processes'
+import { connectDatabase, type Database } from '../../db/connection'
+import { findRunningEmbedded } from '../../db/embedded'
 import { TESTS_TMP } from './database-config'
 
 export async function freePort(): Promise<number> {
@@ -62,4 +64,24 @@ export async function signIn(url: string, email: string, password: string): Prom
   const cookie = response.headers.getSetCookie().map(c => c.split(';')[0]).join('; ')
   if (!cookie) throw new Error('sign-in returned no cookie')
   return cookie
+}
+
+/** Creates an operator and a viewer on the hub (scripts/user-create.ts) and signs them and the founder in: their cookies by role. */
+export async function signInEveryRole(hub: Hub): Promise<Record<'founder' | 'operator' | 'viewer', string>> {
+  const cookies = { founder: await signIn(hub.url, FOUNDER.email, FOUNDER.password), operator: '', viewer: '' }
+  for (const role of ['operator', 'viewer'] as const) {
+    const created = await runTs('scripts/user-create.ts', ['--email', `${role}@studio.test`, '--role', role, '--password-stdin'], {
+      env: { DATA_DIR: hub.dataDir }, input: `${role}-password-123`,
+    })
+    if (created.code !== 0) throw new Error(`creating the ${role} failed: ${created.output}`)
+    cookies[role] = await signIn(hub.url, `${role}@studio.test`, `${role}-password-123`)
+  }
+  return cookies
+}
+
+/** A connection to the hub's own embedded database, to seed or read what the test needs. */
+export async function hubDatabase(hub: Hub, max = 1): Promise<Database> {
+  const url = findRunningEmbedded(hub.dataDir)
+  if (!url) throw new Error(`no embedded database runs for ${hub.dataDir}`)
+  return await connectDatabase(url, { max })
 }

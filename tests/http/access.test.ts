@@ -1,25 +1,15 @@
 // Every /api route of the built server: 401 without a session, 403 for a viewer's writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtApiRoutes, samplePath } from '../helpers/routes'
-import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
-import { runTs } from '../helpers/processes'
+import { FOUNDER, hubDatabase, signIn, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 import { requirementFor } from '../../server/core/access'
-import { connectDatabase } from '../../db/connection'
-import { findRunningEmbedded } from '../../db/embedded'
 
 let hub: Hub
-const cookies: Record<string, string> = {}
+let cookies: Record<string, string> = {}
 
 beforeAll(async () => {
   hub = await startHub()
-  for (const role of ['operator', 'viewer'] as const) {
-    const created = await runTs('scripts/user-create.ts', ['--email', `${role}@studio.test`, '--role', role, '--password-stdin'], {
-      env: { DATA_DIR: hub.dataDir }, input: `${role}-password-123`,
-    })
-    expect(created.code, created.output).toBe(0)
-    cookies[role] = await signIn(hub.url, `${role}@studio.test`, `${role}-password-123`)
-  }
-  cookies.founder = await signIn(hub.url, FOUNDER.email, FOUNDER.password)
+  cookies = await signInEveryRole(hub)
 })
 
 afterAll(async () => {
@@ -116,7 +106,7 @@ describe('the automation switch', () => {
     expect(byFounder.status).toBe(200)
     const listed = await (await call('GET', '/api/automations', cookies.viewer)).json()
     expect(listed).toContainEqual(expect.objectContaining({ name: 'lock-guardian', active: false, updatedBy: FOUNDER.email }))
-    const database = await connectDatabase(findRunningEmbedded(hub.dataDir)!, { max: 1 })
+    const database = await hubDatabase(hub)
     try {
       const audit = await database.db.query.hubAudit.findMany({ where: (a, { eq }) => eq(a.action, 'automation_disabled') })
       expect(audit.map(a => [a.actor, a.target])).toEqual([[FOUNDER.email, 'lock-guardian']])

@@ -4,10 +4,8 @@
 // the orchestrator's normal cycle then starts the spawn. Another is rejected: nothing starts.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
-import { runTs } from '../helpers/processes'
-import { connectDatabase, type Database } from '../../db/connection'
-import { findRunningEmbedded } from '../../db/embedded'
+import { FOUNDER, hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
+import type { Database } from '../../db/connection'
 import { atlasAudit } from '../../db/schema/atlas'
 import { hubAudit } from '../../db/schema/hub'
 import { workChantiers } from '../../db/schema/work'
@@ -22,21 +20,13 @@ let hub: Hub
 let database: Database
 let engine: Engine
 let model: ScriptedModel
-const cookies: Record<string, string> = {}
+let cookies: Record<string, string> = {}
 
 beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'] })
-  for (const role of ['operator', 'viewer'] as const) {
-    const created = await runTs('scripts/user-create.ts', ['--email', `${role}@studio.test`, '--role', role, '--password-stdin'], {
-      env: { DATA_DIR: hub.dataDir }, input: `${role}-password-123`,
-    })
-    expect(created.code, created.output).toBe(0)
-    cookies[role] = await signIn(hub.url, `${role}@studio.test`, `${role}-password-123`)
-  }
-  cookies.founder = await signIn(hub.url, FOUNDER.email, FOUNDER.password)
-  const url = findRunningEmbedded(hub.dataDir)!
-  database = await connectDatabase(url, { max: 4 })
-  engine = await startEngine(database.db, url)
+  cookies = await signInEveryRole(hub)
+  database = await hubDatabase(hub, 4)
+  engine = await startEngine(database.db, database.url)
   model = await startScriptedModel()
   // A model that obeys: whatever intent the mail asks for, it answers.
   model.byDefault(prompt => (/classify this (?:mail )?as chantier/i.test(prompt) ? json('chantier', 0.99, 'the email asks for a chantier') : json('noise', 0.9)))

