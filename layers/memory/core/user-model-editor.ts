@@ -5,8 +5,9 @@
 import { asc, sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { recordAudit } from '../../../db/audit'
-import { memUserModel, type MemUserModelRow } from '../../../db/schema/mem'
+import { memUserModel } from '../../../db/schema/mem'
 import { USER_DIMENSIONS, type UserDimension } from './user-model/slices'
+import { USER_MODEL_COLUMN } from './user-model/profile'
 
 export const USER_MODEL_SAVED_ACTION = 'memory.user_model_saved'
 /** A dimension's JSON size bound: a profile, not a document store. */
@@ -19,16 +20,6 @@ export class UserModelEditError extends Error {
   }
 }
 
-const COLUMN = {
-  communication_style: 'communicationStyle',
-  schedules: 'schedules',
-  profile: 'profile',
-  skills: 'skills',
-  history: 'history',
-  preferences: 'preferences',
-  private: 'private',
-} as const satisfies Record<UserDimension, keyof MemUserModelRow>
-
 export interface ProfileView {
   subject: string
   dimensions: Partial<Record<UserDimension, Record<string, unknown>>>
@@ -39,7 +30,7 @@ export async function listProfiles(db: Db, options: { allowPrivate: boolean }): 
   const rows = await db.select().from(memUserModel).orderBy(asc(memUserModel.subject))
   return rows.map(row => ({
     subject: row.subject,
-    dimensions: Object.fromEntries(USER_DIMENSIONS.filter(d => d !== 'private' || options.allowPrivate).map(d => [d, row[COLUMN[d]] as Record<string, unknown>])),
+    dimensions: Object.fromEntries(USER_DIMENSIONS.filter(d => d !== 'private' || options.allowPrivate).map(d => [d, row[USER_MODEL_COLUMN[d]] as Record<string, unknown>])),
     updatedAt: row.updatedAt,
   }))
 }
@@ -49,7 +40,7 @@ export async function saveDimension(db: Db, request: { subject: string, dimensio
   if (!actor) throw new UserModelEditError('no_actor', 'an edit of the user model names the person making it')
   const size = JSON.stringify(request.value).length
   if (size > DIMENSION_MAX_CHARS) throw new UserModelEditError('dimension_too_large', `${request.dimension} is ${size} characters of JSON (at most ${DIMENSION_MAX_CHARS})`)
-  const column = COLUMN[request.dimension]
+  const column = USER_MODEL_COLUMN[request.dimension]
   return await db.transaction(async (tx) => {
     const [row] = await tx.insert(memUserModel).values({ subject: request.subject, [column]: request.value })
       .onConflictDoUpdate({ target: memUserModel.subject, set: { [column]: request.value, updatedAt: sql`now()` } })

@@ -14,7 +14,8 @@ export class UserModelError extends Error {
   }
 }
 
-const COLUMN: Record<UserDimension, keyof MemUserModelRow> = {
+/** Each dimension's column in mem_user_model. */
+export const USER_MODEL_COLUMN: Record<UserDimension, keyof MemUserModelRow> = {
   communication_style: 'communicationStyle',
   schedules: 'schedules',
   profile: 'profile',
@@ -48,7 +49,7 @@ export function sliceOf(row: MemUserModelRow, slice: UserSlice, options: { allow
   if (slice === 'core') return coreSlice(row)
   if (slice === 'private' && !options.allowPrivate) throw new UserModelError('private_refused', 'the private dimension is reserved for the primary operator: ask for it explicitly')
   if (!USER_DIMENSIONS.includes(slice)) throw new UserModelError('bad_slice', `unknown slice ${String(slice)}`)
-  return { [slice]: row[COLUMN[slice]] }
+  return { [slice]: row[USER_MODEL_COLUMN[slice]] }
 }
 
 export async function findProfileRow(db: Db, subject?: string): Promise<MemUserModelRow> {
