@@ -71,6 +71,7 @@ export async function connectDatabase(url: string, options: { max?: number, kind
     await checkServer(sql, url)
   }
   catch (error) {
+    // The check's error is the one worth reporting; closing a pool that never worked adds nothing.
     await sql.end({ timeout: 1 }).catch(() => {})
     throw error
   }

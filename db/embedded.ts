@@ -72,6 +72,7 @@ async function checkOwner(record: OwnerRecord, dataDir: string): Promise<OwnerCh
       : { answers: false, why: `process ${record.pid} is alive but is not our database: nothing answers PostgreSQL at ${record.url} (${(error as Error).message})` }
   }
   finally {
+    // A probe's pool: its verdict is already made, a failed close changes nothing.
     await sql.end({ timeout: 1 }).catch(() => {})
   }
 }

@@ -16,7 +16,8 @@ export async function migrateDatabase(database: Pick<Database, 'db' | 'sql'>): P
     await migrate(database.db, { migrationsFolder: MIGRATIONS_FOLDER })
   }
   finally {
-    await connection`select pg_advisory_unlock(hashtext('synedre:migrate'))`.catch(() => {})
+    await connection`select pg_advisory_unlock(hashtext('synedre:migrate'))`
+      .catch((error: unknown) => console.error(`[synedre] releasing the migration lock failed (it goes with the connection): ${(error as Error).message}`))
     connection.release()
   }
 }

@@ -340,6 +340,7 @@ export async function collect(deps: CollectDeps, options: { dryRun?: boolean } =
     return report
   }
   finally {
+    // The cycle's outcome is already decided; a worker that fails to close dies with the process.
     await ocr?.close().catch(() => {})
     rmSync(cycleDir, { recursive: true, force: true })
   }

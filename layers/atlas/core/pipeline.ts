@@ -127,6 +127,8 @@ export async function runPipeline(deps: PipelineDeps, items: WorkItem[]): Promis
   let ocrQueue: Promise<unknown> = Promise.resolve()
   const serialOcr = <T>(job: () => Promise<T>): Promise<T> => {
     const run = ocrQueue.then(job, job)
+    // The chain only orders the jobs: a failure reaches its caller through `run`, and must not
+    // stop the next image's OCR.
     ocrQueue = run.catch(() => {})
     return run
   }

@@ -26,6 +26,8 @@ export async function acquireSlot(db: Db, nameOf: (n: number) => string, count: 
 
 export async function releaseAll(db: Db, leases: Array<HeldLease | null | undefined>): Promise<void> {
   for (const lease of leases) {
+    // Best effort, deliberately quiet: a lease left behind expires after its time to live, or
+    // is taken at once from a holder that is gone on this host (acquireLease).
     if (lease) await releaseLease(db, lease.name, lease.holder).catch(() => {})
   }
 }
@@ -58,6 +60,8 @@ export function keepLeases(db: Db, leases: HeldLease[], ttlMs: number, onBeat?: 
       }
       if (beaten) lastBeat = now()
       else if (now() - lastBeat >= ttlMs) controller.abort(new Error(`no heartbeat reached the database for ${Math.round(ttlMs / 1000)} s: the leases have expired`))
+      // onBeat touches the queue job; a missed touch is retried at the next beat, and the
+      // leases above, not the job, decide whether this worker may go on.
       await onBeat?.().catch(() => {})
     })()
   }, Math.max(200, Math.floor(ttlMs / 3)))
