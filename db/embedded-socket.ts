@@ -25,6 +25,8 @@ import {
 interface Pending {
   handlerId: number
   message?: Uint8Array
+  /** The type of the message's last protocol message (a batch ends with its Sync, or mid-sequence). */
+  lastType?: number
   /** May leave state in the session (see mayChangeSession): the next connection gets a reset one. */
   changesSession?: boolean
   /** Work run by the multiplexer itself in this connection's turn (not PGlite protocol). */
@@ -81,10 +83,10 @@ export class ProtocolQueue {
 
   enqueue(
     handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void,
-    { changesSession = true }: { changesSession?: boolean } = {},
+    { changesSession = true, lastType = message[0] }: { changesSession?: boolean, lastType?: number } = {},
   ): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ handlerId, message, changesSession, onData, resolve, reject })
+      this.queue.push({ handlerId, message, lastType, changesSession, onData, resolve, reject })
       void this.process()
     })
   }
@@ -190,7 +192,7 @@ export class ProtocolQueue {
           }
           continue
         }
-        const type = item.message![0]
+        const type = item.lastType ?? item.message![0]
         let bytes = 0
         try {
           await this.db.runExclusive(() => this.db.execProtocolRawStream(item!.message!, {
@@ -354,20 +356,29 @@ class Connection {
   }
 
   /**
-   * A sequence's messages to PGlite one call each (a call of several messages loses an error
-   * response half-way), their names namespaced, the answers in one socket write.
+   * A sequence's messages, their names namespaced, to PGlite in ONE call (a call costs as
+   * much as a short query: Bind, Describe, Execute and Sync one call each made a read four
+   * times dearer), the answers in one socket write. PGlite answers a batch as PostgreSQL
+   * does: an error skips the rest up to the Sync and is followed by ReadyForQuery (checked in
+   * tests/integration/embedded-socket.test.ts). A batch stops at its Sync, so an error never
+   * costs another sequence its answers.
    */
   private async send(messages: Buffer[]): Promise<void> {
+    if (messages.length === 0) return
+    let changesSession = false
+    const named = messages.map((message) => {
+      const sql = statementText(message)
+      if (sql !== null && mayChangeSession(sql)) changesSession = true
+      const seen: { parsed?: string, closed?: string } = {}
+      const renamed = namespaceNames(message, `sy${this.id}_`, seen)
+      if (seen.parsed) this.statements.set(seen.parsed, Buffer.from(renamed))
+      if (seen.closed) this.statements.delete(seen.closed)
+      return renamed
+    })
+    const batch = named.length === 1 ? named[0]! : Buffer.concat(named)
     this.socket.cork()
     try {
-      for (const message of messages) {
-        const sql = statementText(message)
-        const seen: { parsed?: string, closed?: string } = {}
-        const named = namespaceNames(message, `sy${this.id}_`, seen)
-        if (seen.parsed) this.statements.set(seen.parsed, Buffer.from(named))
-        if (seen.closed) this.statements.delete(seen.closed)
-        await this.queue.enqueue(this.id, named, data => this.relay(data), { changesSession: sql !== null && mayChangeSession(sql) })
-      }
+      await this.queue.enqueue(this.id, batch, data => this.relay(data), { changesSession, lastType: messages.at(-1)![0] })
     }
     finally {
       this.socket.uncork()

@@ -1,21 +1,39 @@
 // Every /api route goes through here: the policy in server/core/access.ts decides.
-// The role comes from hub_users at each request, so a demoted or disabled account
-// loses its rights at once, not when its cookie expires; so does the session version, so a
-// cookie from before a sign-out or a password change is refused.
+// The role and the session version come from hub_users (remembered for at most a second,
+// forgotten at once when the hub itself changes the account: server/core/auth-cache.ts), so a
+// demoted or disabled account loses its rights at once, and a cookie from before a sign-out
+// or a password change is refused.
+import type { H3Event } from 'h3'
 import { requirementFor, roleAllows } from '../core/access'
 import { findUserById } from '../core/users'
+import { rememberedAccount, sealedSessions, sessionExpiry, type CachedSession } from '../core/auth-cache'
+
+async function sessionOf(event: H3Event): Promise<CachedSession | undefined> {
+  const { name, maxAge } = useRuntimeConfig(event).session as { name: string, maxAge: number }
+  const sealed = getCookie(event, name)
+  if (!sealed) return undefined
+  const known = sealedSessions.get(sealed)
+  if (known) return known
+  const session = await getUserSession(event)
+  if (!session.user?.id) return undefined
+  const found: CachedSession = { userId: session.user.id, version: session.version as number | undefined }
+  // h3 keeps the unsealed session's creation time on the request; the seal's age limit counts from it.
+  const createdAt = (event.context.sessions as Record<string, { createdAt?: number }> | undefined)?.[name]?.createdAt
+  sealedSessions.set(sealed, found, sessionExpiry(createdAt, maxAge))
+  return found
+}
 
 export default defineEventHandler(async (event) => {
   const path = event.path
   if (!path.startsWith('/api/') && path !== '/api') return
   const requirement = requirementFor(event.method, path)
   if (requirement.public) return
-  const session = await getUserSession(event)
-  const user = session.user?.id ? await findUserById(await useDb(), session.user.id) : undefined
-  if (!user || !user.active || user.sessionVersion !== session.version) {
+  const session = await sessionOf(event)
+  const user = session ? await rememberedAccount(session.userId, async id => await findUserById(await useDb(), id)) : undefined
+  if (!user || !user.active || user.sessionVersion !== session!.version) {
     // Clearing a revoked cookie must not revoke the account's newer sessions: the clear
     // hook only acts on a current version (server/plugins/session-revocation.ts).
-    if (session.user) await clearUserSession(event)
+    if (session) await clearUserSession(event)
     throw createError({ statusCode: 401, statusMessage: 'Sign in first.', data: { code: 'unauthenticated' } })
   }
   if (!roleAllows(user.role, requirement.minRole)) {

@@ -89,6 +89,33 @@ describe('sign-in', () => {
     expect((await call('GET', '/api/automations', cookies.viewer)).status).toBe(401)
     cookies.viewer = await signIn(hub.url, 'viewer@studio.test', 'viewer-password-123')
   })
+
+  it('takes a demotion or a disabled account made in SQL into account within a second or so (the account row is remembered that long)', async () => {
+    const cookie = await signIn(hub.url, 'operator@studio.test', 'operator-password-123')
+    // An operator's write on a message that does not exist: 404 while an operator, 403 once a viewer.
+    const write = () => call('POST', '/api/atlas/reply-drafts/999999999/discard', cookie, {})
+    expect((await call('GET', '/api/automations', cookie)).status).toBe(200)
+    const database = await hubDatabase(hub)
+    const statusAfterChange = async (change: string, expected: number) => {
+      await database.sql.unsafe(change)
+      const deadline = Date.now() + 5000
+      let status = 0
+      while (Date.now() < deadline && (status = (await (expected === 401 ? call('GET', '/api/automations', cookie) : write())).status) !== expected) {
+        await new Promise(resolve => setTimeout(resolve, 100))
+      }
+      return status
+    }
+    try {
+      expect(await statusAfterChange(`update hub_users set role = 'viewer' where email = 'operator@studio.test'`, 403)).toBe(403)
+      expect(await statusAfterChange(`update hub_users set active = false where email = 'operator@studio.test'`, 401)).toBe(401)
+    }
+    finally {
+      await database.sql.unsafe(`update hub_users set role = 'operator', active = true where email = 'operator@studio.test'`)
+      await database.close()
+    }
+    // The refused cookie was cleared, which ends the account's sessions: sign in again.
+    cookies.operator = await signIn(hub.url, 'operator@studio.test', 'operator-password-123')
+  })
 })
 
 describe('the automation switch', () => {

@@ -81,6 +81,28 @@ describe('the embedded socket', () => {
     }
   })
 
+  it('answers an error anywhere in a sequence (parse, bind, execute) and goes on, for that client and the others', async () => {
+    // A whole sequence reaches PGlite in one call: its error must still reach the client.
+    const a = client()
+    const b = client()
+    await expect(a`selec ${1}`).rejects.toThrow(/syntax error/)
+    await expect(a`select ${'abc'}::int as n`).rejects.toThrow(/invalid input syntax/)
+    await expect(a`select case when id = ${2} then 1 / 0 else id end as n from inbox order by id`).rejects.toThrow(/division by zero/)
+    await expect(a.begin(async tx => {
+      await tx`insert into inbox values (${3}, 'three')`
+      await tx`select 1 / ${0}::int`
+    })).rejects.toThrow(/division by zero/)
+    const [[after], [other]] = await Promise.all([a`select count(*)::int as n from inbox`, b`select subject from inbox where id = ${2}`])
+    expect(after!.n).toBe(2)
+    expect(other!.subject).toBe('world')
+    // Errors and answers interleaved from two clients at once, each getting its own.
+    const runs = await Promise.allSettled([...Array(20)].map((_, i) => (i % 2 ? a`select 1 / ${i % 4 === 1 ? 0 : 1}::int as n` : b`select ${i}::int as n`)))
+    runs.forEach((run, i) => {
+      if (i % 4 === 1) expect(run.status).toBe('rejected')
+      else expect(run.status === 'fulfilled' && run.value[0]!.n).toBe(i % 2 ? 1 : i)
+    })
+  })
+
   it('rolls back a transaction left idle and disconnects its client, the others answered meanwhile', async () => {
     const hub = client()
     let closedByServer!: () => void

@@ -84,7 +84,7 @@ export async function listInbox(db: Db, filters: InboxFilters = {}): Promise<Inb
   const where = conditions.length > 0 ? and(...conditions) : undefined
   const order = filters.dir === 'asc' ? asc : desc
   // The message id breaks ties, so a page boundary never shows a row twice or skips one.
-  const rows = await db.select({
+  const pageRows = db.select({
     messageId: atlasMessages.id,
     subject: atlasMessages.subject,
     fromAddress: atlasMessages.fromAddress,
@@ -107,14 +107,18 @@ export async function listInbox(db: Db, filters: InboxFilters = {}): Promise<Inb
     .orderBy(order(SORT_COLUMN[filters.sort ?? 'receivedAt']), order(atlasMessages.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize)
-  const [[matching], countRows] = await Promise.all([
-    db.select({ n: sql<number>`count(*)::int` }).from(atlasInbox).innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId)).where(where),
-    db.select({ status: atlasInbox.status, n: sql<number>`count(*)::int` }).from(atlasInbox).groupBy(atlasInbox.status),
-  ])
+  // The counts by status and the count of the filtered rows in one pass (every inbox row has
+  // its message, so the join drops none), sent with the page: one round trip.
+  const counting = db.select({
+    status: atlasInbox.status,
+    n: sql<number>`count(*)::int`,
+    matching: where ? sql<number>`(count(*) filter (where ${where}))::int` : sql<number>`count(*)::int`,
+  }).from(atlasInbox).innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId)).groupBy(atlasInbox.status)
+  const [rows, countRows] = await Promise.all([pageRows, counting])
   return {
     items: rows,
     counts: Object.fromEntries(countRows.map(row => [row.status, row.n])),
-    total: matching?.n ?? 0,
+    total: countRows.reduce((sum, row) => sum + row.matching, 0),
     page,
     pageSize,
   }

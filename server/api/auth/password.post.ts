@@ -2,6 +2,7 @@
 // (the session version moves on), this one is sealed again with the new version.
 import { z } from 'zod'
 import { changePassword } from '../../core/sessions'
+import { forgetSignedInUser } from '../../core/auth-cache'
 
 const Body = z.object({
   currentPassword: z.string().min(1).max(1024),
@@ -12,6 +13,7 @@ export default defineEventHandler(async (event) => {
   const me = currentUser(event)
   const { currentPassword, newPassword } = await readValidatedBody(event, Body.parse)
   const result = await changePassword(await useDb(), me.id, currentPassword, newPassword)
+  forgetSignedInUser(me.id)
   if (!result.ok) {
     throw createError({ statusCode: result.status, statusMessage: result.message, data: { code: result.code } })
   }
