@@ -1,41 +1,84 @@
 // The hub as its users load it, on the embedded default: the real launcher (npm start),
-// signed-in inbox reads from 50 connections at once for a fixed time.
+// signed-in inbox reads from 50 connections at once for a fixed time — first on the fresh
+// hub's empty inbox (the figure issue 13 measured, about 420/s then), then a 50-row page of
+// an inbox of 200 classified messages (what a studio's inbox looks like) — and, in the same
+// run, the public health probe (one small query, no session) as the machine's reference:
+// side by side they say how much of a figure is the machine's load.
 import { mkdirSync } from 'node:fs'
-import { FOUNDER, signIn, startHub } from '../tests/helpers/hub'
+import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../tests/helpers/hub'
 import { TESTS_TMP } from '../tests/helpers/database-config'
+import { classifiedMessage } from '../layers/atlas/tests/fixtures/spawn/seed'
 import type { BenchFigure } from './lib'
 
 const CONNECTIONS = 50
 const SECONDS = 10
+const MESSAGES = 200
+
+async function seedInbox(hub: Hub): Promise<void> {
+  const database = await hubDatabase(hub)
+  try {
+    for (let i = 0; i < MESSAGES; i++) await classifiedMessage(database.db, { subject: `Demande ${i}`, status: i % 10 === 0 ? 'escalated' : 'classified' })
+  }
+  finally {
+    await database.close()
+  }
+}
+
+/** Requests per second from CONNECTIONS loops reading `path` for SECONDS. */
+async function throughput(url: string, cookie: string | undefined): Promise<{ rps: number, requests: number }> {
+  const read = async () => {
+    const response = await fetch(url, { headers: cookie ? { cookie } : {} })
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`)
+    await response.arrayBuffer()
+  }
+  for (let i = 0; i < 20; i++) await read()
+  let requests = 0
+  const deadline = Date.now() + SECONDS * 1000
+  const started = process.hrtime.bigint()
+  await Promise.all([...Array(CONNECTIONS)].map(async () => {
+    while (Date.now() < deadline) {
+      await read()
+      requests++
+    }
+  }))
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9
+  return { rps: Math.round(requests / elapsed), requests }
+}
 
 export default async function (): Promise<BenchFigure[]> {
   mkdirSync(TESTS_TMP, { recursive: true })
   const hub = await startHub({ args: ['--no-supervisor'] })
   try {
     const cookie = await signIn(hub.url, FOUNDER.email, FOUNDER.password)
-    const read = async () => {
-      const response = await fetch(`${hub.url}/api/atlas/inbox?pageSize=50`, { headers: { cookie } })
-      if (response.status !== 200) throw new Error(`inbox answered ${response.status}`)
-      await response.arrayBuffer()
-    }
-    for (let i = 0; i < 20; i++) await read()
-    let done = 0
-    const deadline = Date.now() + SECONDS * 1000
-    const started = process.hrtime.bigint()
-    await Promise.all([...Array(CONNECTIONS)].map(async () => {
-      while (Date.now() < deadline) {
-        await read()
-        done++
-      }
-    }))
-    const elapsed = Number(process.hrtime.bigint() - started) / 1e9
-    return [{
-      name: 'hub.inbox_rps_50c',
-      value: Math.round(done / elapsed),
-      unit: 'requests/s',
-      lowerIsBetter: false,
-      context: { connections: CONNECTIONS, seconds: SECONDS, route: 'GET /api/atlas/inbox?pageSize=50 (signed in)', database: 'embedded', requests: done },
-    }]
+    const inbox = await throughput(`${hub.url}/api/atlas/inbox?pageSize=50`, cookie)
+    await seedInbox(hub)
+    const fullInbox = await throughput(`${hub.url}/api/atlas/inbox?pageSize=50`, cookie)
+    const health = await throughput(`${hub.url}/api/health`, undefined)
+    const context = { connections: CONNECTIONS, seconds: SECONDS, database: 'embedded' }
+    const route = 'GET /api/atlas/inbox?pageSize=50 (signed in)'
+    return [
+      {
+        name: 'hub.inbox_rps_50c',
+        value: inbox.rps,
+        unit: 'requests/s',
+        lowerIsBetter: false,
+        context: { ...context, route, inboxMessages: 0, requests: inbox.requests, goal: '> 1000', healthRpsSameRun: health.rps },
+      },
+      {
+        name: 'hub.inbox_rps_50c_200_messages',
+        value: fullInbox.rps,
+        unit: 'requests/s',
+        lowerIsBetter: false,
+        context: { ...context, route, inboxMessages: MESSAGES, rowsPerPage: 50, requests: fullInbox.requests, healthRpsSameRun: health.rps },
+      },
+      {
+        name: 'hub.health_rps_50c',
+        value: health.rps,
+        unit: 'requests/s',
+        lowerIsBetter: false,
+        context: { ...context, route: 'GET /api/health (public, one query)', requests: health.requests, role: 'the reference for hub.inbox_rps_50c, same run' },
+      },
+    ]
   }
   finally {
     await hub.interrupt()

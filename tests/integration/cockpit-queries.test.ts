@@ -36,6 +36,13 @@ describeOnBothDatabases('cockpit queries', (database) => {
     expect(first.total).toBe(7)
     expect([...first.items, ...second.items, ...third.items].map(i => i.messageId)).toEqual([escalated, ...ids].sort((a, b) => b - a))
     expect(third.items).toHaveLength(1)
+    // The counts come with a page, or on their own when the page is past the end or filtered empty.
+    const beyond = await listInbox(database().db, { pageSize: 3, page: 9 })
+    const none = await listInbox(database().db, { q: 'no-such-word' })
+    for (const list of [second, beyond, none]) expect(list.counts).toEqual(first.counts)
+    expect(Object.values(first.counts).reduce((sum, n) => sum + n, 0)).toBe(7)
+    expect([beyond.total, beyond.items.length, none.total, none.items.length]).toEqual([7, 0, 0, 0])
+    expect(first.items[0]).not.toHaveProperty('counts')
   })
 
   it('sorts by subject across pages, ties broken by id, both directions', async () => {
@@ -45,7 +52,7 @@ describeOnBothDatabases('cockpit queries', (database) => {
     const desc = (await listInbox(database().db, { sort: 'subject', dir: 'desc', pageSize: 2 })).items
     expect(desc.map(i => i.subject)).toEqual(['Portal down', 'gamma'])
     const filtered = await listInbox(database().db, { status: 'escalated' })
-    expect(filtered.total).toBe(1)
+    expect([filtered.total, filtered.items.length, filtered.counts.escalated]).toEqual([1, 1, 1])
   })
 
   it('searches messages, agents and notes, wildcards taken literally', async () => {
