@@ -1,9 +1,9 @@
 // What a hub password must be: long enough, not one of the passwords everyone tries first,
 // not a repeated pattern, not the account's own e-mail address.
 import { COMMON_PASSWORDS } from './common-passwords'
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/password'
 
-export const MIN_PASSWORD_LENGTH = 12
-export const MAX_PASSWORD_LENGTH = 1024
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH }
 
 /** Why the password is refused (a sentence for the person), or null when it is acceptable. */
 export function passwordProblem(password: string, email = ''): string | null {

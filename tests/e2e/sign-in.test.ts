@@ -1,8 +1,8 @@
-// A person at the hub: signs in, sees the automations, signs out.
+// A person at the hub: signs in, sees the automations, signs out; changes their password.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
-import { FOUNDER, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser } from '../helpers/browser'
+import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
+import { launchBrowser, signInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 
 let hub: Hub
@@ -49,4 +49,39 @@ it('signs in, shows the automations with their cadence and outcome, and signs ou
   await page.goto(`${hub.url}/hub`)
   await page.waitForURL('**/login')
   expect(errors).toEqual([])
+})
+
+it('changes the password from the account page: a weak one refused with the reason, the other sessions ended, the new one signs in', async () => {
+  const person = { email: 'founder@studio.test', password: FOUNDER.password }
+  const elsewhere = await signIn(hub.url, person.email, person.password)
+  const page = await browser.newPage({ viewport: { width: 1366, height: 800 } })
+  const errors: string[] = []
+  page.on('pageerror', error => errors.push(error.message))
+  await signInPage(page, hub.url, person)
+
+  await page.getByTestId('user-menu').click()
+  await page.getByRole('menuitem', { name: 'Account and password' }).click()
+  await page.waitForURL('**/hub/account')
+  await expect.poll(() => page.getByTestId('account-identity').textContent()).toContain(person.email)
+
+  const form = page.getByTestId('password-form')
+  await form.getByLabel('Current password').fill(person.password)
+  await form.getByLabel('New password', { exact: true }).fill('aaaaaaaaaaaaaaaa')
+  await form.getByLabel('New password again').fill('aaaaaaaaaaaaaaaa')
+  await form.getByRole('button', { name: 'Change password' }).click()
+  await expect.poll(() => page.getByTestId('password-error').textContent(), { timeout: 10_000 }).toContain('repeats a few characters')
+
+  const next = 'a quiet harbour at dawn 42'
+  await form.getByLabel('Current password').fill(person.password)
+  await form.getByLabel('New password', { exact: true }).fill(next)
+  await form.getByLabel('New password again').fill(next)
+  await form.getByRole('button', { name: 'Change password' }).click()
+  await page.getByText('Password changed').first().waitFor()
+  await page.screenshot({ path: `${TESTS_TMP}/hub-account.png` })
+  // This session goes on; the other one is over; the new password signs in.
+  expect((await page.request.get(`${hub.url}/api/notifications`)).status()).toBe(200)
+  expect((await fetch(`${hub.url}/api/notifications`, { headers: { cookie: elsewhere } })).status).toBe(401)
+  await signIn(hub.url, person.email, next)
+  expect(errors).toEqual([])
+  await page.close()
 })
