@@ -262,6 +262,11 @@ describe('the dashboard conventions', () => {
     await page.getByTestId('table-pagination').getByRole('button', { name: /page 2/i }).click()
     await page.waitForURL(/page=2/)
     await expect.poll(() => table.locator('tbody tr').count()).toBe(4)
+    // The link shared: opened afresh (rendered by the server, then hydrated), it shows page 2.
+    await page.goto(page.url())
+    await page.getByTestId('table-pagination').waitFor()
+    await expect.poll(() => page.getByTestId('table-pagination').innerText(), { timeout: 10_000 }).toContain('26–29 of 29')
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 10_000 }).toBe(4)
     await page.getByRole('button', { name: 'Sort by Subject' }).click()
     await page.waitForURL(/sort=subject/)
     // A new order starts again from the first page: the subjects come alphabetically.
@@ -280,6 +285,11 @@ describe('the dashboard conventions', () => {
     await page.waitForURL(/page=2/)
     await expect.poll(() => pagination.innerText()).toContain('26–30 of 30')
     await expect.poll(() => table.locator('tbody tr').first().innerText()).toContain('reviewer-05@studio.test')
+    // The link shared: opened afresh (rendered by the server, then hydrated), it shows page 2.
+    await page.goto(page.url())
+    await pagination.waitFor()
+    await expect.poll(() => pagination.innerText(), { timeout: 10_000 }).toContain('26–30 of 30')
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2')
 
     // Sorting by Who goes back to page 1, in the server's order (A to Z first, then Z to A).
     await page.getByRole('button', { name: 'Sort by Who' }).click()
@@ -318,6 +328,11 @@ describe('the dashboard conventions', () => {
     await page.waitForURL(/page=2/)
     const firstOfPage2 = await table.locator('tbody tr').first().innerText()
     expect(firstOfPage2).not.toBe(firstOfPage1)
+    // The link shared: opened afresh, the same page in the same order.
+    await page.goto(page.url())
+    await page.getByTestId('table-pagination').waitFor()
+    await expect.poll(() => table.locator('tbody tr').first().innerText(), { timeout: 10_000 }).toBe(firstOfPage2)
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2')
   })
 
   it('fits the home automations table in its card at 1280 px, and a toggle updates "Automations on"', async () => {
