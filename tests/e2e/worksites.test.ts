@@ -1,0 +1,207 @@
+// Worksites in a browser, against the real hub (issue 16, the hub half): an operator creates a
+// project after reading the memory's recall, promotes a chantier draft into a planned chantier
+// with two jobs, moves a task across the board by drag and drop and by keyboard (an illegal
+// drop is refused with the allowed statuses), rejects another draft with a reason and sees the
+// classifier calibration count it; a viewer sees the board without any control.
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
+import { launchBrowser, signInPage } from '../helpers/browser'
+import { atlasInbox } from '../../db/schema/atlas'
+import { workChantiers } from '../../db/schema/work'
+import { classifiedMessage, createTenant } from '../../layers/atlas/tests/fixtures/spawn/seed'
+
+interface Vocabulary { entities: Record<string, { statuses: Array<{ value: string, label: string }>, transitions: Record<string, string[]> }> }
+
+let hub: Hub
+let browser: Browser
+let cookies: Record<'founder' | 'operator' | 'viewer', string>
+let operator: { context: BrowserContext, page: Page }
+let vocabulary: Vocabulary
+const drafts: Record<'promoted' | 'rejected', string> = { promoted: '', rejected: '' }
+let projectId = ''
+const PROJECT = 'Bakery storefront'
+const PROMOTED = 'Rebuild the bakery website'
+const REJECTED = 'Order forty croissants for Friday'
+
+async function draftFromMail(db: Awaited<ReturnType<typeof hubDatabase>>['db'], tenantId: string, subject: string, body: string): Promise<string> {
+  const messageId = await classifiedMessage(db, { intent: 'chantier', tenantId, subject, body })
+  const [chantier] = await db.insert(workChantiers).values({ sourceMessageId: messageId, lastMessageId: messageId, tenantId, title: subject, brief: body, createdBy: 'atlas-collect' }).returning()
+  await db.update(atlasInbox).set({ materialisedKind: 'chantier', materialisedId: chantier!.id }).where(eq(atlasInbox.messageId, messageId))
+  return chantier!.id
+}
+
+beforeAll(async () => {
+  hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1', AI_OFFLINE: '1' } })
+  const database = await hubDatabase(hub)
+  try {
+    const tenant = await createTenant(database.db)
+    drafts.promoted = await draftFromMail(database.db, tenant.id, PROMOTED, 'A new design, an online order form and the opening hours on every page.')
+    drafts.rejected = await draftFromMail(database.db, tenant.id, REJECTED, 'Forty croissants for the Friday meeting, please.')
+  }
+  finally {
+    await database.close()
+  }
+  cookies = await signInEveryRole(hub)
+  vocabulary = await (await fetch(`${hub.url}/api/worksites/vocabulary`, { headers: { cookie: cookies.viewer } })).json() as Vocabulary
+  browser = await launchBrowser()
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  const page = await context.newPage()
+  await signInPage(page, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' })
+  operator = { context, page }
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await hub?.interrupt()
+})
+
+const api = async <T>(path: string, cookie = cookies.operator): Promise<T> => {
+  const response = await fetch(`${hub.url}${path}`, { headers: { cookie } })
+  expect(response.status, path).toBe(200)
+  return await response.json() as T
+}
+const field = (page: Page, testId: string) => page.locator(`[data-testid="${testId}"] :is(input, textarea), :is(input, textarea)[data-testid="${testId}"]`)
+const column = (page: Page, status: string) => page.locator(`[data-testid="board-column"][data-column="${status}"]`)
+const card = (page: Page, title: string) => page.getByTestId('board-card').filter({ hasText: title })
+const taskStatus = async (title: string) => {
+  const { items } = await api<{ items: Array<{ title: string, status: string }> }>(`/api/worksites/tasks?projectId=${projectId}&limit=200`)
+  return items.find(task => task.title === title)?.status
+}
+const label = (status: string) => vocabulary.entities.task!.statuses.find(s => s.value === status)?.label ?? status
+
+describe('an operator', () => {
+  it('creates a project after the memory\'s recall', async () => {
+    const { page } = operator
+    await page.goto(`${hub.url}/hub/worksites`)
+    await page.getByTestId('worksites-new-project').click()
+    await field(page, 'item-title').fill(PROJECT)
+    await field(page, 'item-body').fill('The bakery\'s site: orders online, opening hours, the shop\'s story.')
+    // Nothing is saved before the recall has been read.
+    await page.getByTestId('item-check').click()
+    await page.getByTestId('worksites-recall').waitFor()
+    await page.getByTestId('item-save').click()
+    await page.waitForURL(/\/hub\/worksites\/projects\/[0-9a-f-]+/)
+    projectId = page.url().split('/projects/')[1]!.split('?')[0]!
+    await page.getByTestId('worksites-board').waitFor()
+  })
+
+  it('promotes a chantier draft into a planned chantier with two jobs', async () => {
+    const { page } = operator
+    await page.goto(`${hub.url}/hub/worksites/drafts`)
+    const draft = page.locator(`[data-draft="${drafts.promoted}"]`)
+    await draft.getByTestId('draft-promote').click()
+    const form = page.getByTestId('worksites-promote-form')
+    await form.getByTestId('promote-project').click()
+    await page.getByRole('option', { name: PROJECT }).click()
+    await field(page, 'promote-job-title').nth(0).fill('Design')
+    await field(page, 'promote-job-tasks').nth(0).fill('Mock the home page\nPick the fonts')
+    await page.getByTestId('promote-add-job').click()
+    await field(page, 'promote-job-title').nth(1).fill('Build')
+    await field(page, 'promote-job-tasks').nth(1).fill('Set up the order form')
+    await page.getByTestId('promote-submit').click()
+    await page.waitForURL(/\/hub\/worksites\/chantiers\/[0-9a-f-]+/)
+    await expect.poll(() => page.getByTestId('jobs-table').locator('tbody tr').count()).toBe(2)
+    expect(await page.getByTestId('worksites-status').innerText()).toBe(vocabulary.entities.chantier!.statuses.find(s => s.value === 'planned')!.label)
+
+    const chantierId = page.url().split('/chantiers/')[1]!.split('?')[0]!
+    const chantier = await api<{ status: string, projectId: string }>(`/api/worksites/chantiers/${chantierId}`)
+    expect(chantier).toMatchObject({ status: 'planned', projectId })
+    const { items: jobs } = await api<{ items: Array<{ title: string }> }>(`/api/worksites/jobs?chantierId=${chantierId}`)
+    expect(jobs.map(job => job.title).sort()).toEqual(['Build', 'Design'])
+    const { items: left } = await api<{ items: Array<{ id: string }> }>('/api/worksites/drafts')
+    expect(left.map(d => d.id)).toEqual([drafts.rejected])
+  })
+
+  it('moves a task across the board by drag and drop, and refuses an illegal drop naming the allowed statuses', async () => {
+    const { page } = operator
+    await page.goto(`${hub.url}/hub/worksites/projects/${projectId}`)
+    const initial = vocabulary.entities.task!.statuses[0]!.value
+    await column(page, initial).getByText('Mock the home page').waitFor()
+    const allowed = vocabulary.entities.task!.transitions[initial] ?? []
+    const statuses = vocabulary.entities.task!.statuses.map(s => s.value)
+
+    // A column the task cannot reach from its status: refused in the browser, nothing sent.
+    const illegal = statuses.find(status => status !== initial && !allowed.includes(status))!
+    expect(illegal).toBeDefined()
+    await card(page, 'Mock the home page').dragTo(column(page, illegal))
+    await page.getByText(`"Mock the home page" cannot move to ${label(illegal)}`).waitFor()
+    expect(await page.getByText(`can go to: ${allowed.map(label).join(', ')}`).count()).toBeGreaterThan(0)
+    expect(await column(page, initial).getByText('Mock the home page').count()).toBe(1)
+    expect(await taskStatus('Mock the home page')).toBe(initial)
+
+    const target = allowed.find(status => status !== 'cancelled' && status !== 'blocked') ?? allowed[0]!
+    await card(page, 'Mock the home page').dragTo(column(page, target))
+    await column(page, target).getByText('Mock the home page').waitFor()
+    await expect.poll(() => taskStatus('Mock the home page')).toBe(target)
+    // After a reload too: the board reads the server.
+    await page.reload()
+    await column(page, target).getByText('Mock the home page').waitFor()
+  })
+
+  it('moves a task by keyboard, announcing it', async () => {
+    const { page } = operator
+    await page.goto(`${hub.url}/hub/worksites/projects/${projectId}`)
+    const statuses = vocabulary.entities.task!.statuses.map(s => s.value)
+    const initial = statuses[0]!
+    const allowed = vocabulary.entities.task!.transitions[initial] ?? []
+    // ArrowRight: the nearest allowed column to the right.
+    const next = statuses.slice(1).find(status => allowed.includes(status))!
+    await card(page, 'Pick the fonts').focus()
+    await page.keyboard.press('ArrowRight')
+    await column(page, next).getByText('Pick the fonts').waitFor()
+    await expect.poll(() => page.getByTestId('board-announcement').innerText()).toContain(`Pick the fonts moved from ${label(initial)} to ${label(next)}`)
+    await expect.poll(() => taskStatus('Pick the fonts')).toBe(next)
+    // The card keeps the focus in its new column, and its menu lists where it may go next.
+    expect(await page.evaluate(() => document.activeElement?.textContent ?? '')).toContain('Pick the fonts')
+  })
+
+  it('rejects another draft with a reason, and the calibration counts it', async () => {
+    const { page } = operator
+    const chantierRow = page.getByTestId('atlas-calibration').locator('tbody tr').filter({ hasText: 'chantier' })
+    await page.goto(`${hub.url}/hub/atlas`)
+    await expect.poll(() => chantierRow.innerText()).toContain('(2/2)')
+
+    await page.goto(`${hub.url}/hub/worksites/drafts`)
+    await page.locator(`[data-draft="${drafts.rejected}"]`).getByTestId('draft-reject').click()
+    await field(page, 'draft-reject-reason').fill('A catering order, not a chantier.')
+    await page.getByTestId('draft-reject-confirm').click()
+    await page.getByTestId('drafts-empty').waitFor()
+    const rejected = await api<{ status: string }>(`/api/worksites/chantiers/${drafts.rejected}`)
+    expect(rejected.status).toBe('rejected')
+
+    await page.goto(`${hub.url}/hub/atlas`)
+    // One of the two chantier jobs did not succeed: the proxy success rate drops to 1/2.
+    await expect.poll(() => chantierRow.innerText()).toContain('(1/2)')
+  })
+})
+
+describe('a viewer', () => {
+  it('sees the board and the drafts without any control', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+    try {
+      const page = await context.newPage()
+      await signInPage(page, hub.url, { email: 'viewer@studio.test', password: 'viewer-password-123' })
+      await page.goto(`${hub.url}/hub/worksites/projects/${projectId}`)
+      await page.getByTestId('worksites-board').getByText('Set up the order form').waitFor()
+      expect(await page.getByTestId('board-card').count()).toBe(3)
+      expect(await page.getByTestId('board-card-move').count()).toBe(0)
+      expect(await page.locator('[data-testid="board-card"][draggable="true"]').count()).toBe(0)
+      for (const control of ['project-new-task', 'project-new-chantier', 'project-actions']) expect(await page.getByTestId(control).count(), control).toBe(0)
+      expect(await page.locator('[data-testid^="transition-"]').count()).toBe(0)
+      // Keys move nothing either.
+      const status = await taskStatus('Set up the order form')
+      await card(page, 'Set up the order form').focus()
+      await page.keyboard.press('ArrowRight')
+      expect(await taskStatus('Set up the order form')).toBe(status)
+
+      await page.goto(`${hub.url}/hub/worksites`)
+      await page.getByTestId('projects-table').getByText(PROJECT).waitFor()
+      expect(await page.getByTestId('worksites-new-project').count()).toBe(0)
+    }
+    finally {
+      await context.close()
+    }
+  })
+})
