@@ -3,18 +3,23 @@
 // and what a refused call says (the route's data.code and, for a refused transition, the
 // statuses it allows).
 
-export type WorksitesEntity = 'project' | 'chantier' | 'job' | 'task'
+import type { OwnerView, Vocabulary } from '../shared/api'
 
-export interface StatusOption { value: string, label: string }
-export interface EntityVocabulary { statuses: StatusOption[], transitions: Record<string, string[]>, initial: string }
-export interface WorksitesVocabulary { entities: Record<WorksitesEntity, EntityVocabulary>, scopes?: unknown }
+export type WorksitesEntity = 'project' | 'chantier' | 'job' | 'task'
 
 /** The vocabulary, fetched once per page load and shared by every component of the page. */
 export async function useWorksitesVocabulary() {
-  const { data, error } = await useFetch<WorksitesVocabulary>('/api/worksites/vocabulary', { key: 'worksites-vocabulary' })
+  const { data, error } = await useFetch<Vocabulary>('/api/worksites/vocabulary', { key: 'worksites-vocabulary' })
   const label = (entity: WorksitesEntity, status: string) => data.value?.entities[entity]?.statuses.find(s => s.value === status)?.label ?? status
-  const allowed = (entity: WorksitesEntity, from: string) => data.value?.entities[entity]?.transitions[from] ?? []
-  return { vocabulary: data, error, label, allowed }
+  const allowed = (entity: WorksitesEntity, from: string): readonly string[] => data.value?.entities[entity]?.transitions[from] ?? []
+  const needsReason = (entity: WorksitesEntity, to: string) => Boolean(data.value?.reasonRequired.some(rule => rule.entity === entity && rule.to === to))
+  return { vocabulary: data, error, label, allowed, needsReason }
+}
+
+/** An owner as a person reads it: the agent's or person's name, else its codename or id. */
+export function ownerName(owner: OwnerView): string {
+  if (!owner) return ''
+  return owner.name ?? (owner.kind === 'agent' ? owner.codename : owner.id)
 }
 
 /** The machine-readable body of a refused call ($fetch rejection): `{ code, allowed, … }`. */
