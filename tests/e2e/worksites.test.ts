@@ -69,6 +69,12 @@ const taskStatus = async (title: string) => {
   const { items } = await api<{ items: Array<{ title: string, status: string }> }>(`/api/worksites/tasks?projectId=${projectId}&limit=200`)
   return items.find(task => task.title === title)?.status
 }
+// Grabbed by its lower line (chantier › job), away from the title's link.
+const drag = async (page: Page, title: string, status: string) => {
+  const source = card(page, title)
+  const box = (await source.boundingBox())!
+  await source.dragTo(column(page, status), { sourcePosition: { x: 12, y: box.height - 8 } })
+}
 const label = (status: string) => vocabulary.entities.task!.statuses.find(s => s.value === status)?.label ?? status
 
 describe('an operator', () => {
@@ -125,14 +131,14 @@ describe('an operator', () => {
     // A column the task cannot reach from its status: refused in the browser, nothing sent.
     const illegal = statuses.find(status => status !== initial && !allowed.includes(status))!
     expect(illegal).toBeDefined()
-    await card(page, 'Mock the home page').dragTo(column(page, illegal))
+    await drag(page, 'Mock the home page', illegal)
     await page.getByText(`"Mock the home page" cannot move to ${label(illegal)}`).waitFor()
     expect(await page.getByText(`can go to: ${allowed.map(label).join(', ')}`).count()).toBeGreaterThan(0)
     expect(await column(page, initial).getByText('Mock the home page').count()).toBe(1)
     expect(await taskStatus('Mock the home page')).toBe(initial)
 
     const target = allowed.find(status => status !== 'cancelled' && status !== 'blocked') ?? allowed[0]!
-    await card(page, 'Mock the home page').dragTo(column(page, target))
+    await drag(page, 'Mock the home page', target)
     await column(page, target).getByText('Mock the home page').waitFor()
     await expect.poll(() => taskStatus('Mock the home page')).toBe(target)
     // After a reload too: the board reads the server.
