@@ -140,3 +140,23 @@ export function vocabulary() {
     reasonRequired: REASON_REQUIRED.map(([e, to]) => ({ entity: e, to })),
   }
 }
+
+/**
+ * The registries the classifier fills besides chantiers (runs, questions, négociations,
+ * conseils): their statuses (the tables' checks) and the moves a person makes on them. A
+ * cancelled record counts against the classifier in its calibration report.
+ */
+export const REGISTRY_STATUSES = {
+  run: ['open', 'in_progress', 'done', 'cancelled'],
+  question: ['open', 'answered', 'cancelled'],
+  negociation: ['new', 'in_progress', 'won', 'lost', 'cancelled'],
+  conseil: ['open', 'given', 'cancelled'],
+} as const
+export type RegistryEntity = keyof typeof REGISTRY_STATUSES
+
+export const REGISTRY_TRANSITIONS: { [K in RegistryEntity]: Record<string, readonly string[]> } = {
+  run: { open: ['in_progress', 'done', 'cancelled'], in_progress: ['done', 'cancelled'], done: [], cancelled: [] },
+  question: { open: ['answered', 'cancelled'], answered: [], cancelled: [] },
+  negociation: { new: ['in_progress', 'won', 'lost', 'cancelled'], in_progress: ['won', 'lost', 'cancelled'], won: [], lost: [], cancelled: [] },
+  conseil: { open: ['given', 'cancelled'], given: [], cancelled: [] },
+}
