@@ -180,6 +180,7 @@ describe('an operator', () => {
     await page.goto(`${hub.url}/hub/atlas`)
     // One of the two chantier jobs did not succeed: the proxy success rate drops to 1/2.
     await expect.poll(() => chantierRow.innerText()).toContain('(1/2)')
+    expect(await page.getByTestId('calibration-rejected').innerText()).toContain('1 rejected')
   })
 })
 

@@ -1,14 +1,16 @@
 // The four registries as the hub pages name, describe and link them (English; the pages'
 // `t` translates, shared/ui-words.ts). Plain data, read by the pages and the language test.
 
-export interface RegistryInfo { kind: string, label: string, icon: string, description: string, statuses: string[] }
+import { REGISTRY_STATUSES } from '../core/vocabulary'
+
+export interface RegistryInfo { kind: string, label: string, icon: string, description: string, statuses: readonly string[] }
 
 /** The four registries a classification materialises into, as the pages name and link them. */
 export const REGISTRIES: RegistryInfo[] = [
-  { kind: 'runs', label: 'Runs', icon: 'i-lucide-play', description: 'Atomic tasks done in one command: close them done or cancelled.', statuses: ['open', 'in_progress', 'done', 'cancelled'] },
-  { kind: 'questions', label: 'Questions', icon: 'i-lucide-circle-help', description: 'Requests for an opinion or an analysis: answer them.', statuses: ['open', 'answered', 'cancelled'] },
-  { kind: 'negociations', label: 'Negociations', icon: 'i-lucide-handshake', description: 'Prospects and quotes: won or lost.', statuses: ['new', 'in_progress', 'won', 'lost', 'cancelled'] },
-  { kind: 'conseils', label: 'Conseils', icon: 'i-lucide-lightbulb', description: 'Expertise on an existing external item: give the advice.', statuses: ['open', 'given', 'cancelled'] },
+  { kind: 'runs', label: 'Runs', icon: 'i-lucide-play', description: 'Atomic tasks done in one command: close them done or cancelled.', statuses: REGISTRY_STATUSES.run },
+  { kind: 'questions', label: 'Questions', icon: 'i-lucide-circle-help', description: 'Requests for an opinion or an analysis: answer them.', statuses: REGISTRY_STATUSES.question },
+  { kind: 'negociations', label: 'Negociations', icon: 'i-lucide-handshake', description: 'Prospects and quotes: won or lost.', statuses: REGISTRY_STATUSES.negociation },
+  { kind: 'conseils', label: 'Conseils', icon: 'i-lucide-lightbulb', description: 'Expertise on an existing external item: give the advice.', statuses: REGISTRY_STATUSES.conseil },
 ]
 
 export function registryOf(kind: string): RegistryInfo | undefined {
