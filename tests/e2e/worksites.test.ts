@@ -75,6 +75,7 @@ const drag = async (page: Page, title: string, status: string) => {
   const box = (await source.boundingBox())!
   await source.dragTo(column(page, status), { sourcePosition: { x: 12, y: box.height - 8 } })
 }
+const POLL = { timeout: 15_000 }
 const label = (status: string) => vocabulary.entities.task!.statuses.find(s => s.value === status)?.label ?? status
 
 describe('an operator', () => {
@@ -108,7 +109,7 @@ describe('an operator', () => {
     await field(page, 'promote-job-tasks').nth(1).fill('Set up the order form')
     await page.getByTestId('promote-submit').click()
     await page.waitForURL(/\/hub\/worksites\/chantiers\/[0-9a-f-]+/)
-    await expect.poll(() => page.getByTestId('jobs-table').locator('tbody tr').count()).toBe(2)
+    await expect.poll(() => page.getByTestId('jobs-table').locator('tbody tr').count(), POLL).toBe(2)
     expect(await page.getByTestId('worksites-status').innerText()).toBe(vocabulary.entities.chantier!.statuses.find(s => s.value === 'planned')!.label)
 
     const chantierId = page.url().split('/chantiers/')[1]!.split('?')[0]!
@@ -132,7 +133,7 @@ describe('an operator', () => {
     const illegal = statuses.find(status => status !== initial && !allowed.includes(status))!
     expect(illegal).toBeDefined()
     await drag(page, 'Mock the home page', illegal)
-    await page.getByText(`"Mock the home page" cannot move to ${label(illegal)}`).waitFor()
+    await page.getByText(`"Mock the home page" cannot move to ${label(illegal)}`).first().waitFor()
     expect(await page.getByText(`can go to: ${allowed.map(label).join(', ')}`).count()).toBeGreaterThan(0)
     expect(await column(page, initial).getByText('Mock the home page').count()).toBe(1)
     expect(await taskStatus('Mock the home page')).toBe(initial)
@@ -140,7 +141,7 @@ describe('an operator', () => {
     const target = allowed.find(status => status !== 'cancelled' && status !== 'blocked') ?? allowed[0]!
     await drag(page, 'Mock the home page', target)
     await column(page, target).getByText('Mock the home page').waitFor()
-    await expect.poll(() => taskStatus('Mock the home page')).toBe(target)
+    await expect.poll(() => taskStatus('Mock the home page'), POLL).toBe(target)
     // After a reload too: the board reads the server.
     await page.reload()
     await column(page, target).getByText('Mock the home page').waitFor()
@@ -157,8 +158,8 @@ describe('an operator', () => {
     await card(page, 'Pick the fonts').focus()
     await page.keyboard.press('ArrowRight')
     await column(page, next).getByText('Pick the fonts').waitFor()
-    await expect.poll(() => page.getByTestId('board-announcement').innerText()).toContain(`Pick the fonts moved from ${label(initial)} to ${label(next)}`)
-    await expect.poll(() => taskStatus('Pick the fonts')).toBe(next)
+    await expect.poll(() => page.getByTestId('board-announcement').innerText(), POLL).toContain(`Pick the fonts moved from ${label(initial)} to ${label(next)}`)
+    await expect.poll(() => taskStatus('Pick the fonts'), POLL).toBe(next)
     // The card keeps the focus in its new column, and its menu lists where it may go next.
     expect(await page.evaluate(() => document.activeElement?.textContent ?? '')).toContain('Pick the fonts')
   })
@@ -167,7 +168,7 @@ describe('an operator', () => {
     const { page } = operator
     const chantierRow = page.getByTestId('atlas-calibration').locator('tbody tr').filter({ hasText: 'chantier' })
     await page.goto(`${hub.url}/hub/atlas`)
-    await expect.poll(() => chantierRow.innerText()).toContain('(2/2)')
+    await expect.poll(() => chantierRow.innerText(), POLL).toContain('(2/2)')
 
     await page.goto(`${hub.url}/hub/worksites/drafts`)
     await page.locator(`[data-draft="${drafts.rejected}"]`).getByTestId('draft-reject').click()
@@ -179,7 +180,7 @@ describe('an operator', () => {
 
     await page.goto(`${hub.url}/hub/atlas`)
     // One of the two chantier jobs did not succeed: the proxy success rate drops to 1/2.
-    await expect.poll(() => chantierRow.innerText()).toContain('(1/2)')
+    await expect.poll(() => chantierRow.innerText(), POLL).toContain('(1/2)')
     expect(await page.getByTestId('calibration-rejected').innerText()).toContain('1 rejected')
   })
 })
@@ -202,6 +203,13 @@ describe('a viewer', () => {
       await card(page, 'Set up the order form').focus()
       await page.keyboard.press('ArrowRight')
       expect(await taskStatus('Set up the order form')).toBe(status)
+      // In French, the whole page: columns, tabs and cards' help.
+      await page.getByTestId('worksites-lang').click()
+      await page.locator('html[lang="fr"]').waitFor()
+      await column(page, 'todo').getByText('À faire').waitFor()
+      expect(await page.getByTestId('project-tabs').innerText()).toContain('Tableau')
+      await page.getByTestId('worksites-lang').click()
+      await page.locator('html[lang="en"]').waitFor()
 
       await page.goto(`${hub.url}/hub/worksites`)
       await page.getByTestId('projects-table').getByText(PROJECT).waitFor()
