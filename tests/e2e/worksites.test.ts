@@ -3,11 +3,14 @@
 // with two jobs, moves a task across the board by drag and drop and by keyboard (an illegal
 // drop is refused with the allowed statuses), rejects another draft with a reason and sees the
 // classifier calibration count it; a viewer sees the board without any control.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
+import { TESTS_TMP } from '../helpers/database-config'
 import { atlasInbox } from '../../db/schema/atlas'
 import { workChantiers } from '../../db/schema/work'
 import { classifiedMessage, createTenant } from '../../layers/atlas/tests/fixtures/spawn/seed'
@@ -45,6 +48,7 @@ beforeAll(async () => {
   }
   cookies = await signInEveryRole(hub)
   vocabulary = await (await fetch(`${hub.url}/api/worksites/vocabulary`, { headers: { cookie: cookies.viewer } })).json() as Vocabulary
+  mkdirSync(SCREENS, { recursive: true })
   browser = await launchBrowser()
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   const page = await context.newPage()
@@ -76,6 +80,9 @@ const drag = async (page: Page, title: string, status: string) => {
   await source.dragTo(column(page, status), { sourcePosition: { x: 12, y: box.height - 8 } })
 }
 const POLL = { timeout: 15_000 }
+// Screenshots of the pages for a person to look at (tests/.tmp/screens/worksites-*.png).
+const SCREENS = join(TESTS_TMP, 'screens')
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENS, `worksites-${name}.png`), fullPage: true })
 const label = (status: string) => vocabulary.entities.task!.statuses.find(s => s.value === status)?.label ?? status
 
 describe('an operator', () => {
@@ -88,6 +95,7 @@ describe('an operator', () => {
     // Nothing is saved before the recall has been read.
     await page.getByTestId('item-check').click()
     await page.getByTestId('worksites-recall').waitFor()
+    await shot(page, 'new-project')
     await page.getByTestId('item-save').click()
     await page.waitForURL(/\/hub\/worksites\/projects\/[0-9a-f-]+/)
     projectId = page.url().split('/projects/')[1]!.split('?')[0]!
@@ -107,11 +115,13 @@ describe('an operator', () => {
     await page.getByTestId('promote-add-job').click()
     await field(page, 'promote-job-title').nth(1).fill('Build')
     await field(page, 'promote-job-tasks').nth(1).fill('Set up the order form')
+    await shot(page, 'promote')
     await page.getByTestId('promote-submit').click()
     await page.waitForURL(/\/hub\/worksites\/chantiers\/[0-9a-f-]+/)
     await expect.poll(() => page.getByTestId('jobs-table').locator('tbody tr').count(), POLL).toBe(2)
     expect(await page.getByTestId('worksites-status').innerText()).toBe(vocabulary.entities.chantier!.statuses.find(s => s.value === 'planned')!.label)
 
+    await shot(page, 'chantier')
     const chantierId = page.url().split('/chantiers/')[1]!.split('?')[0]!
     const chantier = await api<{ status: string, projectId: string }>(`/api/worksites/chantiers/${chantierId}`)
     expect(chantier).toMatchObject({ status: 'planned', projectId })
@@ -145,6 +155,7 @@ describe('an operator', () => {
     // After a reload too: the board reads the server.
     await page.reload()
     await column(page, target).getByText('Mock the home page').waitFor()
+    await shot(page, 'board')
   })
 
   it('moves a task by keyboard, announcing it', async () => {
@@ -169,8 +180,10 @@ describe('an operator', () => {
     const chantierRow = page.getByTestId('atlas-calibration').locator('tbody tr').filter({ hasText: 'chantier' })
     await page.goto(`${hub.url}/hub/atlas`)
     await expect.poll(() => chantierRow.innerText(), POLL).toContain('(2/2)')
-
     await page.goto(`${hub.url}/hub/worksites/drafts`)
+    await page.getByTestId('draft-card').first().waitFor()
+    await shot(page, 'drafts')
+
     await page.locator(`[data-draft="${drafts.rejected}"]`).getByTestId('draft-reject').click()
     await field(page, 'draft-reject-reason').fill('A catering order, not a chantier.')
     await page.getByTestId('draft-reject-confirm').click()
@@ -205,15 +218,17 @@ describe('a viewer', () => {
       expect(await taskStatus('Set up the order form')).toBe(status)
       // In French, the whole page: columns, tabs and cards' help.
       await page.getByTestId('worksites-lang').click()
-      await page.locator('html[lang="fr"]').waitFor()
+      await page.locator('html[lang="fr"]').waitFor({ state: 'attached' })
       await column(page, 'todo').getByText('À faire').waitFor()
+      await shot(page, 'board-viewer-fr')
       expect(await page.getByTestId('project-tabs').innerText()).toContain('Tableau')
       await page.getByTestId('worksites-lang').click()
-      await page.locator('html[lang="en"]').waitFor()
+      await page.locator('html[lang="en"]').waitFor({ state: 'attached' })
 
       await page.goto(`${hub.url}/hub/worksites`)
       await page.getByTestId('projects-table').getByText(PROJECT).waitFor()
       expect(await page.getByTestId('worksites-new-project').count()).toBe(0)
+      await shot(page, 'home-viewer')
     }
     finally {
       await context.close()
