@@ -38,7 +38,10 @@ export async function transition(db: Db, entity: Entity, id: string, request: Tr
     if (!canTransition(entity, from, to)) throw illegalTransition(entity, from, to)
     const extra = entity === 'chantier' ? { statusReason: to === 'rejected' || to === 'cancelled' ? request.reason!.trim() : null } : {}
     await tx.update(table).set({ status: to, updatedAt: new Date(), ...extra }).where(eq(table.id, id))
-    if (entity === 'task') await placeTask(tx, id, request.position)
+    if (entity === 'task') {
+      await placeTask(tx, id, request.position)
+      await compactColumn(tx, id, from)
+    }
     await recordHistory(tx, { entity, id, kind: 'transition', from, to, reason: request.reason?.trim() || null, actor: request.actor })
     return { entity, id, from, to }
   })
@@ -62,6 +65,16 @@ export async function placeTask(tx: Pick<Tx, 'execute'>, taskId: string, index?:
     update work_tasks t set position = case when o.rn >= ${at} then o.rn + 1 else o.rn end
     from ordered o where t.id = o.id and t.position is distinct from (case when o.rn >= ${at} then o.rn + 1 else o.rn end)`)
   await tx.execute(sql`update work_tasks set position = ${at} where id = ${taskId}::uuid`)
+}
+
+/** Renumbers the column a task left (its project's tasks of status `status`) 0..n-1. */
+async function compactColumn(tx: Pick<Tx, 'execute'>, taskId: string, status: string): Promise<void> {
+  await tx.execute(sql`
+    with ordered as (
+      select o.id, (row_number() over (order by o.position, o.updated_at, o.id) - 1)::int as rn
+      from work_tasks o where o.project_id = (select project_id from work_tasks where id = ${taskId}::uuid) and o.status = ${status}
+    )
+    update work_tasks t set position = o.rn from ordered o where t.id = o.id and t.position <> o.rn`)
 }
 
 export async function assign(db: Db, entity: Entity, id: string, owner: Owner, actor: string): Promise<void> {

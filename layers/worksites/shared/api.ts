@@ -38,15 +38,22 @@ export const LIMIT_MAX = 200
  *   POST registries/runs/:id/close                    CloseInput → RegistryRecord
  *   POST registries/:kind/:id/cancel                  CancelInput → RegistryRecord
  * The existing POST chantiers/:id/confirm (from the message page) is draft → planned.
+ * A chantier created in the hub (POST chantiers) starts planned; drafts come from the classifier.
+ * A task moved inside its column: PATCH tasks/:id { position }; to another column: transition { to, position }.
+ * List `total` counts every match (for the table's pager); `nextCursor` pages on.
  */
 export const ROUTES_BASE = '/api/worksites'
 
 export const ERROR_CODES = [
   'not_found', 'bad_input', 'illegal_transition', 'has_open_children', 'cross_project',
-  'unknown_owner', 'unknown_tenant', 'reason_required', 'not_draft',
+  'unknown_owner', 'unknown_tenant', 'reason_required', 'not_draft', 'too_long',
 ] as const
 export type WorksitesErrorCode = typeof ERROR_CODES[number]
-/** `data` of an error: { code } plus, for illegal_transition: entity, from, to, allowed; has_open_children: open. */
+/**
+ * `data` of an error: { code } plus, for illegal_transition: entity, from, to, allowed;
+ * has_open_children: open; bad_input and too_long (a text over its maximum, e.g. a title over
+ * 300 characters): issues (zod's) and field.
+ */
 export interface WorksitesErrorData {
   code: WorksitesErrorCode
   entity?: string
