@@ -5,15 +5,12 @@
 // classifier calibration count it; a viewer sees the board without any control.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
-import { atlasInbox } from '../../db/schema/atlas'
-import { workChantiers } from '../../db/schema/work'
-import { classifiedMessage, createTenant } from '../../layers/atlas/tests/fixtures/spawn/seed'
+import { recordFromMessage } from '../../layers/worksites/tests/fixtures/world'
 
 interface Vocabulary { entities: Record<string, { statuses: Array<{ value: string, label: string }>, transitions: Record<string, string[]> }> }
 
@@ -23,25 +20,21 @@ let cookies: Record<'founder' | 'operator' | 'viewer', string>
 let operator: { context: BrowserContext, page: Page }
 let vocabulary: Vocabulary
 const drafts: Record<'promoted' | 'rejected', string> = { promoted: '', rejected: '' }
+const records: Record<'question' | 'run', string> = { question: '', run: '' }
 let projectId = ''
 const PROJECT = 'Bakery storefront'
 const PROMOTED = 'Rebuild the bakery website'
 const REJECTED = 'Order forty croissants for Friday'
 
-async function draftFromMail(db: Awaited<ReturnType<typeof hubDatabase>>['db'], tenantId: string, subject: string, body: string): Promise<string> {
-  const messageId = await classifiedMessage(db, { intent: 'chantier', tenantId, subject, body })
-  const [chantier] = await db.insert(workChantiers).values({ sourceMessageId: messageId, lastMessageId: messageId, tenantId, title: subject, brief: body, createdBy: 'atlas-collect' }).returning()
-  await db.update(atlasInbox).set({ materialisedKind: 'chantier', materialisedId: chantier!.id }).where(eq(atlasInbox.messageId, messageId))
-  return chantier!.id
-}
-
 beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1', AI_OFFLINE: '1' } })
   const database = await hubDatabase(hub)
   try {
-    const tenant = await createTenant(database.db)
-    drafts.promoted = await draftFromMail(database.db, tenant.id, PROMOTED, 'A new design, an online order form and the opening hours on every page.')
-    drafts.rejected = await draftFromMail(database.db, tenant.id, REJECTED, 'Forty croissants for the Friday meeting, please.')
+    // As the classifier leaves them: a classified message and the record it materialised.
+    drafts.promoted = (await recordFromMessage(database.db, 'chantier', { subject: PROMOTED })).record.id
+    drafts.rejected = (await recordFromMessage(database.db, 'chantier', { subject: REJECTED })).record.id
+    records.question = (await recordFromMessage(database.db, 'question', { subject: 'Is our cookie banner compliant?' })).record.id
+    records.run = (await recordFromMessage(database.db, 'run', { subject: 'Renew the TLS certificate' })).record.id
   }
   finally {
     await database.close()
@@ -80,6 +73,12 @@ const drag = async (page: Page, title: string, status: string) => {
   await source.dragTo(column(page, status), { sourcePosition: { x: 12, y: box.height - 8 } })
 }
 const POLL = { timeout: 15_000 }
+/** Opens a hub page and waits until it is hydrated (a click before that does nothing; the machine may be slow). */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(`${hub.url}${path}`)
+  await page.waitForLoadState('networkidle')
+  await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
+}
 // Screenshots of the pages for a person to look at (tests/.tmp/screens/worksites-*.png).
 const SCREENS = join(TESTS_TMP, 'screens')
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENS, `worksites-${name}.png`), fullPage: true })
@@ -88,7 +87,7 @@ const label = (status: string) => vocabulary.entities.task!.statuses.find(s => s
 describe('an operator', () => {
   it('creates a project after the memory\'s recall', async () => {
     const { page } = operator
-    await page.goto(`${hub.url}/hub/worksites`)
+    await open(page, '/hub/worksites')
     await page.getByTestId('worksites-new-project').click()
     await field(page, 'item-title').fill(PROJECT)
     await field(page, 'item-body').fill('The bakery\'s site: orders online, opening hours, the shop\'s story.')
@@ -104,7 +103,7 @@ describe('an operator', () => {
 
   it('promotes a chantier draft into a planned chantier with two jobs', async () => {
     const { page } = operator
-    await page.goto(`${hub.url}/hub/worksites/drafts`)
+    await open(page, '/hub/worksites/drafts')
     const draft = page.locator(`[data-draft="${drafts.promoted}"]`)
     await draft.getByTestId('draft-promote').click()
     const form = page.getByTestId('worksites-promote-form')
@@ -133,7 +132,7 @@ describe('an operator', () => {
 
   it('moves a task across the board by drag and drop, and refuses an illegal drop naming the allowed statuses', async () => {
     const { page } = operator
-    await page.goto(`${hub.url}/hub/worksites/projects/${projectId}`)
+    await open(page, `/hub/worksites/projects/${projectId}`)
     const initial = vocabulary.entities.task!.statuses[0]!.value
     await column(page, initial).getByText('Mock the home page').waitFor()
     const allowed = vocabulary.entities.task!.transitions[initial] ?? []
@@ -154,13 +153,14 @@ describe('an operator', () => {
     await expect.poll(() => taskStatus('Mock the home page'), POLL).toBe(target)
     // After a reload too: the board reads the server.
     await page.reload()
+    await page.waitForLoadState('networkidle')
     await column(page, target).getByText('Mock the home page').waitFor()
     await shot(page, 'board')
   })
 
   it('moves a task by keyboard, announcing it', async () => {
     const { page } = operator
-    await page.goto(`${hub.url}/hub/worksites/projects/${projectId}`)
+    await open(page, `/hub/worksites/projects/${projectId}`)
     const statuses = vocabulary.entities.task!.statuses.map(s => s.value)
     const initial = statuses[0]!
     const allowed = vocabulary.entities.task!.transitions[initial] ?? []
@@ -178,9 +178,9 @@ describe('an operator', () => {
   it('rejects another draft with a reason, and the calibration counts it', async () => {
     const { page } = operator
     const chantierRow = page.getByTestId('atlas-calibration').locator('tbody tr').filter({ hasText: 'chantier' })
-    await page.goto(`${hub.url}/hub/atlas`)
+    await open(page, '/hub/atlas')
     await expect.poll(() => chantierRow.innerText(), POLL).toContain('(2/2)')
-    await page.goto(`${hub.url}/hub/worksites/drafts`)
+    await open(page, '/hub/worksites/drafts')
     await page.getByTestId('draft-card').first().waitFor()
     await shot(page, 'drafts')
 
@@ -191,10 +191,44 @@ describe('an operator', () => {
     const rejected = await api<{ status: string }>(`/api/worksites/chantiers/${drafts.rejected}`)
     expect(rejected.status).toBe('rejected')
 
-    await page.goto(`${hub.url}/hub/atlas`)
+    await open(page, '/hub/atlas')
     // One of the two chantier jobs did not succeed: the proxy success rate drops to 1/2.
     await expect.poll(() => chantierRow.innerText(), POLL).toContain('(1/2)')
     expect(await page.getByTestId('calibration-rejected').innerText()).toContain('1 rejected')
+  })
+})
+
+describe('the registries', () => {
+  it('answer a question from its page, and cancel a run with a reason', async () => {
+    const { page } = operator
+    await open(page, '/hub/worksites')
+    // The card's link covers it (an overlay inside the link).
+    await page.getByTestId('worksites-registry-questions').locator('span').first().click()
+    await page.waitForURL('**/hub/worksites/registries/questions')
+    await page.getByTestId('registry-table').getByText('Is our cookie banner compliant?').click()
+    await page.waitForURL(`**/hub/worksites/registries/questions/${records.question}`)
+    await field(page, 'registry-answer').fill('Yes, once the refusal button is as visible as the acceptance one.')
+    await page.getByTestId('registry-answer-submit').click()
+    await expect.poll(() => page.getByTestId('registry-status').innerText(), POLL).toBe('Answered')
+    expect(await page.getByTestId('registry-outcome').innerText()).toContain('once the refusal button')
+    expect(await page.getByTestId('registry-actions').count()).toBe(0)
+
+    await open(page, `/hub/worksites/registries/runs/${records.run}`)
+    await page.getByTestId('registry-cancel').click()
+    await field(page, 'registry-cancel-reason').fill('The host renews it by itself.')
+    await page.getByTestId('registry-cancel-confirm').click()
+    await expect.poll(() => page.getByTestId('registry-status').innerText(), POLL).toBe('Cancelled')
+    const run = await api<{ record: { status: string, statusReason: string } }>(`/api/worksites/registries/runs/${records.run}`)
+    expect(run.record).toMatchObject({ status: 'cancelled', statusReason: 'The host renews it by itself.' })
+  })
+
+  it('show a task\'s moves on its page\'s timeline', async () => {
+    const { page } = operator
+    const { items } = await api<{ items: Array<{ id: string, title: string }> }>(`/api/worksites/tasks?projectId=${projectId}&limit=200`)
+    const task = items.find(t => t.title === 'Mock the home page')!
+    await open(page, `/hub/worksites/tasks/${task.id}`)
+    await page.getByTestId('worksites-timeline').getByText('todo → in_progress').waitFor()
+    await page.getByTestId('worksites-iterations').waitFor()
   })
 })
 
@@ -204,7 +238,7 @@ describe('a viewer', () => {
     try {
       const page = await context.newPage()
       await signInPage(page, hub.url, { email: 'viewer@studio.test', password: 'viewer-password-123' })
-      await page.goto(`${hub.url}/hub/worksites/projects/${projectId}`)
+      await open(page, `/hub/worksites/projects/${projectId}`)
       await page.getByTestId('worksites-board').getByText('Set up the order form').waitFor()
       expect(await page.getByTestId('board-card').count()).toBe(3)
       expect(await page.getByTestId('board-card-move').count()).toBe(0)
@@ -225,7 +259,7 @@ describe('a viewer', () => {
       await page.getByTestId('worksites-lang').click()
       await page.locator('html[lang="en"]').waitFor({ state: 'attached' })
 
-      await page.goto(`${hub.url}/hub/worksites`)
+      await open(page, '/hub/worksites')
       await page.getByTestId('projects-table').getByText(PROJECT).waitFor()
       expect(await page.getByTestId('worksites-new-project').count()).toBe(0)
       await shot(page, 'home-viewer')
