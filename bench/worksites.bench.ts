@@ -2,6 +2,11 @@
 // with its job and chantier titles and owner, by column and position), p95 over 200 reads —
 // on native PostgreSQL and on the embedded database side by side, each holding four other
 // projects of 1,000 tasks as well (the board must find its own through the index, not scan).
+// The query itself runs in about 2.5 ms on the server (EXPLAIN ANALYZE: a bitmap scan of
+// work_tasks_board_idx, two hash joins, an in-memory sort); the rest is the client reading
+// 1,000 rows. The machine's load average is kept with the figure: on a loaded 2-core host
+// the p95 is mostly waiting for a CPU.
+import { loadavg } from 'node:os'
 import { sql } from 'drizzle-orm'
 import type { Database } from '../db/connection'
 import { workChantiers } from '../db/schema/work'
@@ -60,7 +65,7 @@ async function measure(kind: 'native' | 'embedded'): Promise<BenchFigure> {
       value: Number(p95.toFixed(2)),
       unit: 'ms',
       lowerIsBetter: true,
-      context: { database: kind, percentile: 95, reads: READS, tasks: TASKS_PER_PROJECT, otherProjects: PROJECTS - 1, goalMs: 50, p50Ms: Number((percentile(durations, 50) / 1000).toFixed(2)) },
+      context: { database: kind, percentile: 95, reads: READS, tasks: TASKS_PER_PROJECT, otherProjects: PROJECTS - 1, goalMs: 50, p50Ms: Number((percentile(durations, 50) / 1000).toFixed(2)), loadAverage1m: Number(loadavg()[0]!.toFixed(2)) },
     }
   }
   finally {

@@ -60,6 +60,9 @@ describe('worksites through the hub', () => {
     expect(board.columns.find(c => c.status === 'in_progress')!.tasks.map(t => t.id)).toEqual([a.task.id])
     expect((await ok<{ items: Array<{ kind: string }> }>('GET', `/tasks/${a.task.id}/timeline`)).items.map(i => i.kind)).toContain('transition')
     expect(await ok('GET', `/tasks/${a.task.id}/iterations`)).toEqual({ items: [] })
+    const recalled = await ok<{ hits: unknown[], modeUsed: string | null, error: string | null }>('POST', '/recall', { title: 'Refonte de la page d\'accueil', description: 'Nouveau design' })
+    expect(Array.isArray(recalled.hits)).toBe(true)
+    expect(recalled.modeUsed !== null || recalled.error !== null).toBe(true)
     const vocabulary = await ok<{ entities: { task: { transitions: Record<string, string[]> } } }>('GET', '/vocabulary')
     expect(vocabulary.entities.task.transitions.todo).toEqual(['in_progress', 'blocked', 'cancelled'])
 

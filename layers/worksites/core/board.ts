@@ -21,9 +21,9 @@ export async function boardCards(db: Pick<Db, 'execute'>, projectId: string): Pr
 }
 
 export async function projectBoard(db: Pick<Db, 'execute'>, projectId: string): Promise<Board> {
-  const project = await getProject(db, projectId)
+  // Both at once (two pooled connections): the cards of a missing project are simply none.
+  const [project, cards] = await Promise.all([getProject(db, projectId), boardCards(db, projectId)])
   if (!project) throw notFound('project', projectId)
-  const cards = await boardCards(db, projectId)
   const columns = WORK_ITEM_STATUSES.map(status => ({ status, label: statusLabel(status), tasks: cards.filter(card => card.status === status) }))
   return { project, columns, transitions: TRANSITIONS.task }
 }

@@ -85,3 +85,11 @@ export async function deleteProject(db: Db, id: string, actor: string): Promise<
     return { ok: true as const, id }
   })
 }
+
+/** The mission brief a spawn working on this task quotes: its project's, when it has one. */
+export async function taskMissionBrief(db: Pick<Db, 'execute'>, taskId: string): Promise<{ title: string, brief: string } | null> {
+  const [row] = await db.execute<{ name: string, brief: string }>(sql`
+    select p.name, p.mission_brief as brief from work_tasks t join work_projects p on p.id = t.project_id
+    where t.id = ${taskId}::uuid and btrim(p.mission_brief) <> ''`)
+  return row ? { title: `${row.name} — mission brief`, brief: row.brief.trim() } : null
+}

@@ -24,9 +24,11 @@ function parser<S extends z.ZodType>(schema: S) {
   }
 }
 
-export const worksitesBody = <S extends z.ZodType>(event: H3Event, schema: S) => readValidatedBody(event, parser(schema))
-export const worksitesQuery = <S extends z.ZodType>(event: H3Event, schema: S) => getValidatedQuery(event, parser(schema))
-export const worksitesParams = <S extends z.ZodType>(event: H3Event, schema: S) => getValidatedRouterParams(event, parser(schema))
+// Read, then validated here rather than through h3's readValidatedBody & co: those wrap any
+// error of the validator into their own "Validation Error", which would lose data.code.
+export const worksitesBody = async <S extends z.ZodType>(event: H3Event, schema: S) => parser(schema)(await readBody(event))
+export const worksitesQuery = async <S extends z.ZodType>(event: H3Event, schema: S) => parser(schema)(getQuery(event))
+export const worksitesParams = async <S extends z.ZodType>(event: H3Event, schema: S) => parser(schema)(getRouterParams(event))
 
 /** Runs the core call; its refusals become HTTP errors with { data: { code, … } }. */
 export async function worksitesCall<T>(work: () => Promise<T>): Promise<T> {

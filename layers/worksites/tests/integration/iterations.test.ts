@@ -1,6 +1,7 @@
 // Iterations written by the spawn engine (issue 16, Deliver 2), on both databases, with the
 // real engine in process (pg-boss, the pseudo-terminal wrapper, bubblewrap) and the stand-in
-// agent: a chantier message promoted with a job and a task is spawned for that task, and each
+// agent: a chantier message promoted with a job and a task is spawned for that task (its
+// briefing quoting the project's mission brief), and each
 // attempt leaves one iteration under it (reasoning, action, observation, outcome), readable by
 // the task's page, its timeline and the skill detector's query.
 import { eq } from 'drizzle-orm'
@@ -52,6 +53,9 @@ describeOnBothDatabases('Worksites iterations from spawns', (database) => {
     expect(first!.observation).toMatch(/Result \(ok\): .+/)
     expect(first!.observation).toMatch(/DEPLOY_COMMAND/)
     expect(await listIterations(db, tasks[1]!.id)).toEqual([])
+    // The briefing quoted the project's mission brief.
+    const [ran] = await db.select().from(atlasSpawns).where(eq(atlasSpawns.id, spawn!.id))
+    expect(ran!.briefing).toContain('Le site vitrine du client.')
     // Written once: the engine's end, replayed, changes nothing.
     expect(await recordSpawnIteration(db, spawn!.id)).toBeNull()
     expect(await listIterations(db, tasks[0]!.id)).toHaveLength(1)
