@@ -158,7 +158,7 @@ describe('an operator', () => {
     await shot(page, 'board')
   })
 
-  it('moves a task by keyboard, announcing it', async () => {
+  it('moves a task by keyboard, announcing it, and reorders a column by keyboard and by dragging', async () => {
     const { page } = operator
     await open(page, `/hub/worksites/projects/${projectId}`)
     const statuses = vocabulary.entities.task!.statuses.map(s => s.value)
@@ -173,6 +173,19 @@ describe('an operator', () => {
     await expect.poll(() => taskStatus('Pick the fonts'), POLL).toBe(next)
     // The card keeps the focus in its new column, and its menu lists where it may go next.
     expect(await page.evaluate(() => document.activeElement?.textContent ?? '')).toContain('Pick the fonts')
+
+    // ↑: one place up in its column (it came in last, after the dragged one).
+    const order = async () => (await api<{ items: Array<{ title: string }> }>(`/api/worksites/tasks?projectId=${projectId}&status=${next}&sort=position`)).items.map(task => task.title)
+    await expect.poll(order, POLL).toEqual(['Mock the home page', 'Pick the fonts'])
+    await page.keyboard.press('ArrowUp')
+    await expect.poll(() => page.getByTestId('board-announcement').innerText(), POLL).toContain('Pick the fonts is now card 1 of 2')
+    await expect.poll(order, POLL).toEqual(['Pick the fonts', 'Mock the home page'])
+    // And back by dragging a card onto another: it takes that card's place.
+    const source = card(page, 'Mock the home page')
+    const box = (await source.boundingBox())!
+    await source.dragTo(card(page, 'Pick the fonts'), { sourcePosition: { x: 12, y: box.height - 8 }, targetPosition: { x: 12, y: 8 } })
+    await expect.poll(order, POLL).toEqual(['Mock the home page', 'Pick the fonts'])
+    expect(await column(page, next).getByTestId('board-card').allInnerTexts()).toEqual([expect.stringContaining('Mock the home page'), expect.stringContaining('Pick the fonts')])
   })
 
   it('rejects another draft with a reason, and the calibration counts it', async () => {

@@ -237,4 +237,8 @@ export const WORKSITES_FRENCH: Record<string, string> = {
   '{title}: {n} job(s).': '{title} : {n} job(s).',
   '{title}: no allowed column to the right. Allowed: {allowed}.': '{title} : aucune colonne permise à droite. Permis : {allowed}.',
   '{title}: no allowed column to the left. Allowed: {allowed}.': '{title} : aucune colonne permise à gauche. Permis : {allowed}.',
+  'Drag a card to another column or place, or focus it and press the left or right arrow to move it to the next allowed column, up or down to change its place; its menu lists every allowed status.': 'Glisser une carte dans une autre colonne ou à une autre place, ou la sélectionner et appuyer sur la flèche gauche ou droite pour la passer dans la colonne permise suivante, haut ou bas pour changer sa place ; son menu liste tous les statuts permis.',
+  '{title} is now card {n} of {count} in {status}.': '{title} est maintenant la carte {n} sur {count} en {status}.',
+  '{title} is already the first card.': '{title} est déjà la première carte.',
+  '{title} is already the last card.': '{title} est déjà la dernière carte.',
 }

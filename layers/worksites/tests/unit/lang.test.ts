@@ -47,6 +47,7 @@ describe('the worksites pages in French', () => {
       'Question answered', 'Advice given', 'Negociation won', 'Negociation lost', 'Run closed: done', 'Run closed: cancelled', 'Record cancelled',
       'message', 'spawn', 'qa', 'lesson', 'iteration', 'transition', 'assignment', ...v.iterationOutcomes,
       '{title}: no allowed column to the right. Allowed: {allowed}.', '{title}: no allowed column to the left. Allowed: {allowed}.',
+      '{title} is already the first card.', '{title} is already the last card.',
     ]
     expect([...labels, ...registries, ...built].filter(word => !(word in WORKSITES_FRENCH))).toEqual([])
   })
