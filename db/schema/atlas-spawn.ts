@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm'
 import { bigint, bigserial, check, doublePrecision, index, integer, jsonb, pgTable, pgView, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { atlasMessages } from './atlas'
 import { learnLessons } from './learn'
+import { workTasks } from './worksites'
 
 export const SPAWN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'lost', 'cancelled'] as const
 export type SpawnStatus = typeof SPAWN_STATUSES[number]
@@ -67,7 +68,10 @@ export const atlasSpawns = pgTable('atlas_spawns', {
   briefingBudget: integer('briefing_budget'),
   /** The briefing as sent, in the system prompt (the spawn page shows it). */
   briefing: text('briefing'),
+  /** The worksites task the spawn works on (its iterations are written under it); null for a message-only spawn. */
+  taskId: uuid('task_id').references(() => workTasks.id, { onDelete: 'set null' }),
 }, table => [
+  index('atlas_spawns_task_idx').on(table.taskId),
   index('atlas_spawns_message_idx').on(table.messageId, table.queuedAt),
   index('atlas_spawns_status_idx').on(table.status),
   // At most one live spawn per message: the database itself refuses a second one.

@@ -137,7 +137,7 @@ describe('the loop in the hub', () => {
     expect(recallBox!.y).toBeLessThan(admissionBox!.y)
     await page.getByTestId('atlas-confirm-chantier').click()
     await page.getByText('Chantier confirmed').first().waitFor()
-    await expect.poll(() => page.getByTestId('atlas-materialised').textContent()).toContain('active')
+    await expect.poll(() => page.getByTestId('atlas-materialised').textContent()).toContain('planned')
     expect(await page.getByTestId('atlas-confirm-chantier').count()).toBe(0)
   })
 

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { clients } from '../../../db/schema/clients'
 import { workChantiers } from '../../../db/schema/work'
+import { workProjects } from '../../../db/schema/worksites'
 import { recall, type RecallDeps } from '../../memory/core/recall/engine'
 import { formatForBriefing } from '../../memory/core/user-model/briefing'
 import { getProfile, UserModelError } from '../../memory/core/user-model/profile'
@@ -35,12 +36,14 @@ export function userCoreFrom(db: Db, subject?: string): UserCoreLookup {
   }
 }
 
-/** A chantier's brief when the project reference is a chantier id. */
+/** The brief of the project reference: a chantier's brief, or a worksites project's mission brief. */
 export function missionBriefFrom(db: Db): MissionBriefLookup {
   return async (project) => {
     if (!UUID.test(project)) return null
     const [row] = await db.select({ title: workChantiers.title, brief: workChantiers.brief }).from(workChantiers).where(eq(workChantiers.id, project))
-    return row ?? null
+    if (row) return row
+    const [placed] = await db.select({ title: workProjects.name, brief: workProjects.missionBrief }).from(workProjects).where(eq(workProjects.id, project))
+    return placed ?? null
   }
 }
 

@@ -1,6 +1,7 @@
 // The classifier calibration report (monthly): observability and threshold management,
 // not retraining. Per intent: how many classifications, mean and standard deviation of the
-// confidence, the proxy success rate (non-cancelled jobs / jobs created), the uncertainty
+// confidence, the proxy success rate (jobs neither cancelled nor rejected by a person / jobs
+// created: a chantier draft rejected with a reason, a record cancelled, issue 16), the uncertainty
 // rate; then failures, unsafe blocks, quarantines, and the promotion criterion
 // (success rate > 90 % over at least 30 internal jobs).
 import { sql } from 'drizzle-orm'
@@ -21,7 +22,9 @@ export interface IntentCalibration {
   uncertaintyRate: number | null
   jobs: number
   cancelledJobs: number
-  /** Non-cancelled jobs over jobs created (null when no job). */
+  /** Chantier drafts a person rejected (with a reason) in the worksites inbox. */
+  rejectedJobs: number
+  /** Jobs neither cancelled nor rejected over jobs created (null when no job). */
   successRate: number | null
 }
 
@@ -40,6 +43,7 @@ export interface CalibrationReport {
     quarantined: number
     jobs: number
     cancelledJobs: number
+    rejectedJobs: number
     successRate: number | null
   }
   intents: IntentCalibration[]
@@ -91,14 +95,15 @@ export async function computeCalibration(db: Pick<Db, 'execute'>, month: string,
   const range = monthRange(month)
   const from = sql`${range.from.toISOString()}::timestamptz`
   const to = sql`${range.to.toISOString()}::timestamptz`
-  const perIntent = await db.execute<{ intent: string, classified: number, mean: number | null, stddev: number | null, uncertain: number, jobs: number, cancelled: number }>(sql`
+  const perIntent = await db.execute<{ intent: string, classified: number, mean: number | null, stddev: number | null, uncertain: number, jobs: number, cancelled: number, rejected: number }>(sql`
     select i.intent,
            count(*)::int as classified,
            avg(i.confidence)::float8 as mean,
            stddev_pop(i.confidence)::float8 as stddev,
            count(*) filter (where i.confidence < ${UNCERTAIN_BELOW})::int as uncertain,
            count(j.id)::int as jobs,
-           count(j.id) filter (where j.status = 'cancelled')::int as cancelled
+           count(j.id) filter (where j.status = 'cancelled')::int as cancelled,
+           count(j.id) filter (where j.status = 'rejected')::int as rejected
     from atlas_inbox i
     left join ${JOBS} j on j.kind = i.materialised_kind and j.id = i.materialised_id
     where i.intent is not null and i.classified_at >= ${from} and i.classified_at < ${to}
@@ -112,7 +117,7 @@ export async function computeCalibration(db: Pick<Db, 'execute'>, month: string,
     select count(*)::int as n from atlas_inbox
     where status = 'classification_failed' and needs_human and updated_at >= ${from} and updated_at < ${to}`)
   const [track] = await db.execute<{ jobs: number, cancelled: number }>(sql`
-    select count(j.id)::int as jobs, count(j.id) filter (where j.status = 'cancelled')::int as cancelled
+    select count(j.id)::int as jobs, count(j.id) filter (where j.status in ('cancelled', 'rejected'))::int as cancelled
     from atlas_inbox i join ${JOBS} j on j.kind = i.materialised_kind and j.id = i.materialised_id
     where i.classified_at < ${to}`)
 
@@ -122,6 +127,7 @@ export async function computeCalibration(db: Pick<Db, 'execute'>, month: string,
     const classified = row?.classified ?? 0
     const jobs = row?.jobs ?? 0
     const cancelled = row?.cancelled ?? 0
+    const rejected = row?.rejected ?? 0
     return {
       intent,
       classified,
@@ -131,13 +137,15 @@ export async function computeCalibration(db: Pick<Db, 'execute'>, month: string,
       uncertaintyRate: round(ratio(row?.uncertain ?? 0, classified)),
       jobs,
       cancelledJobs: cancelled,
-      successRate: round(ratio(jobs - cancelled, jobs)),
+      rejectedJobs: rejected,
+      successRate: round(ratio(jobs - cancelled - rejected, jobs)),
     }
   })
   const classified = intents.reduce((sum, i) => sum + i.classified, 0)
   const uncertain = intents.reduce((sum, i) => sum + i.uncertain, 0)
   const jobs = intents.reduce((sum, i) => sum + i.jobs, 0)
   const cancelledJobs = intents.reduce((sum, i) => sum + i.cancelledJobs, 0)
+  const rejectedJobs = intents.reduce((sum, i) => sum + i.rejectedJobs, 0)
   const trackJobs = track?.jobs ?? 0
   const successes = trackJobs - (track?.cancelled ?? 0)
   const successRate = ratio(successes, trackJobs)
@@ -158,7 +166,8 @@ export async function computeCalibration(db: Pick<Db, 'execute'>, month: string,
       quarantined: events?.quarantined ?? 0,
       jobs,
       cancelledJobs,
-      successRate: round(ratio(jobs - cancelledJobs, jobs)),
+      rejectedJobs,
+      successRate: round(ratio(jobs - cancelledJobs - rejectedJobs, jobs)),
     },
     intents,
     promotion: {
@@ -185,8 +194,8 @@ export function formatCalibration(report: CalibrationReport): string {
   const num = (value: number | null) => (value === null ? '—' : value.toFixed(3))
   const lines = [
     `Atlas classifier calibration, ${report.month} (${report.totals.classified} classification(s))`,
-    'intent        count  mean   stddev  uncertain  jobs  success',
-    ...report.intents.map(i => `${i.intent.padEnd(12)}  ${String(i.classified).padStart(5)}  ${num(i.meanConfidence).padStart(5)}  ${num(i.stdDevConfidence).padStart(6)}  ${pct(i.uncertaintyRate).padStart(9)}  ${String(i.jobs).padStart(4)}  ${pct(i.successRate).padStart(7)}`),
+    'intent        count  mean   stddev  uncertain  jobs  rejected  success',
+    ...report.intents.map(i => `${i.intent.padEnd(12)}  ${String(i.classified).padStart(5)}  ${num(i.meanConfidence).padStart(5)}  ${num(i.stdDevConfidence).padStart(6)}  ${pct(i.uncertaintyRate).padStart(9)}  ${String(i.jobs).padStart(4)}  ${String(i.rejectedJobs).padStart(8)}  ${pct(i.successRate).padStart(7)}`),
     `uncertainty rate ${pct(report.totals.uncertaintyRate)}; classification failures ${report.totals.classificationFailures} (${report.totals.failedMessagesFlagged} flagged for a person); unsafe blocks ${report.totals.blockedUnsafe}; quarantined ${report.totals.quarantined}`,
     `promotion: ${report.promotion.explanation}`,
   ]

@@ -70,6 +70,12 @@ export const AUDIT_ACTIONS = [
   'lesson_recorded',
   // a person confirmed the chantier draft the message created, after its recall (issue 15)
   'chantier_confirmed',
+  // a person promoted the chantier draft into a project, or rejected it with a reason (issue 16);
+  // a registry record the message created was answered, decided, advised, closed or cancelled
+  'chantier_promoted',
+  'chantier_rejected',
+  'record_resolved',
+  'record_cancelled',
 ] as const
 export type AuditAction = typeof AUDIT_ACTIONS[number]
 

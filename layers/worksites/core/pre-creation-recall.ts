@@ -47,3 +47,9 @@ export async function recordRecall(db: Pick<Db, 'select'>, kind: WorkKind, id: s
   const [row] = await db.select().from(workRecalls).where(and(eq(workRecalls.kind, kind), eq(workRecalls.recordId, id)))
   return row ?? null
 }
+
+/** The recall a create or edit form shows before saving (nothing stored: the record does not exist yet). */
+export async function recallPreview(deps: RecallDeps & { budgetMs?: number }, record: Pick<RecordToRecall, 'title' | 'body'>): Promise<{ hits: WorkRecallHit[], modeUsed: string | null, error: string | null }> {
+  const result = await recallBeforeCreation({ ...deps, emit: deps.log }, { title: recallQuery(record) })
+  return { hits: result.hits.map(stored), modeUsed: result.modeUsed, error: result.error }
+}

@@ -2,7 +2,7 @@
 // Atlas classifier materialises into them. Idempotent by construction: one record per
 // (message, registry) under a unique index, written with ON CONFLICT; a reply in a thread
 // that already has a live run or question updates that record instead of creating one.
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { atlasInbox, atlasMessages, atlasReplyDrafts } from '../../../db/schema/atlas'
 import { workChantiers, workConseils, workNegociations, workQuestions, workRuns } from '../../../db/schema/work'
@@ -39,8 +39,13 @@ export const WORK_LABELS: Record<WorkKind, string> = {
   conseil: 'Conseil',
 }
 
-/** Kinds a reply in the same thread updates rather than duplicates ("creation or update"). */
-const THREAD_UPDATED: readonly WorkKind[] = ['run', 'question']
+/**
+ * Kinds a reply in the same thread updates rather than duplicates ("creation or update"). A
+ * chantier too (issue 16): a thread drafts one chantier, whatever its number of messages.
+ */
+const THREAD_UPDATED: readonly WorkKind[] = ['run', 'question', 'chantier']
+/** A record in these statuses is over: a new message of its thread starts a new one. */
+const ENDED: readonly string[] = ['cancelled', 'rejected']
 
 type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'execute'>
 
@@ -98,7 +103,7 @@ async function threadRecord(tx: Tx, kind: WorkKind, threadIds: number[]): Promis
   const table = WORK_TABLES[kind]
   const rows = await tx.select({ id: table.id }).from(atlasInbox)
     .innerJoin(table, eq(table.id, atlasInbox.materialisedId))
-    .where(and(inArray(atlasInbox.messageId, threadIds), eq(atlasInbox.materialisedKind, kind), ne(table.status, 'cancelled')))
+    .where(and(inArray(atlasInbox.messageId, threadIds), eq(atlasInbox.materialisedKind, kind), notInArray(table.status, [...ENDED])))
     .orderBy(desc(atlasInbox.messageId))
     .limit(1)
   return rows[0]?.id ?? null
@@ -136,7 +141,9 @@ export async function materialiseRecord(tx: Tx, input: MaterialiseInput): Promis
     requesterEmail: message.fromAddress,
     createdBy: input.actor,
   }
-  const reactivate = { status: INITIAL_STATUS[kind], tenantId: input.tenantId, updatedAt: new Date() }
+  // The same message again (a retried or repeated classification): a cancelled record comes
+  // back as new; one a person already moved on (promoted, answered…) keeps its status.
+  const reactivate = { status: sql`case when ${WORK_TABLES[kind].status} = 'cancelled' then ${INITIAL_STATUS[kind]} else ${WORK_TABLES[kind].status} end`, tenantId: input.tenantId, updatedAt: new Date() }
   let rows: Array<{ id: string, created: boolean }>
   const created = sql<boolean>`(xmax = 0)`
   switch (kind) {

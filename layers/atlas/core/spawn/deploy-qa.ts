@@ -82,7 +82,7 @@ export async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contr
     const closed = await updateSpawn(tx, spawn.id, { status: 'succeeded', outcome: 'qa_failed', endedAt: new Date(), reason: `${errors.length} QA error(s); re-spawned` })
     if (!closed) return null
     const [row] = await tx.insert(atlasSpawns).values({
-      messageId: message.id, iteration: next, previousSpawnId: spawn.id, status: 'queued', queuedBy: deps.actor, carriedErrors: errors.slice(0, 50),
+      messageId: message.id, iteration: next, previousSpawnId: spawn.id, status: 'queued', queuedBy: deps.actor, carriedErrors: errors.slice(0, 50), taskId: spawn.taskId,
     }).returning({ id: atlasSpawns.id })
     await setInbox(tx, message.id, 'spawn_queued', { reason: `QA failed (${errors.length} error(s)); re-spawn ${next} of ${config.maxIterations}` })
     await recordAtlasAudit(tx, { messageId: message.id, action: 'respawn', actor: deps.actor, details: { fromSpawnId: spawn.id, spawnId: row!.id, iteration: next, errors: errors.length } })

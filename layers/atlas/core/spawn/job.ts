@@ -8,6 +8,7 @@ import { recordAtlasAudit } from '../audit'
 import { keepLeases, messageLeaseName, type HeldLease } from './leases'
 import { sendJob } from './orchestrator'
 import type { SpawnJob } from './queue'
+import { recordSpawnIteration } from '../../../worksites/core/iterations'
 import { spawnAndFinish } from './run-spawn'
 import { loadContext, setInbox, updateSpawn } from './spawn-context'
 import type { Finished, FollowUp, WorkerDeps } from './worker-deps'
@@ -20,6 +21,8 @@ export async function processSpawnJob(deps: WorkerDeps, job: SpawnJob, run: { sl
   // Book-keeping after the outcome is recorded: a failure is logged, never allowed to mask it
   // (pg-boss expires an unfinished job; a lease left behind expires or is taken from a dead holder).
   const logged = (what: string) => (error: unknown) => void deps.log(`[atlas-spawn-worker] message #${messageId}: ${what} failed: ${(error as Error).message}`)
+  // The attempt's iteration under the task it worked on (worksites): after the outcome, never masking it.
+  const recordIteration = () => recordSpawnIteration(db, spawnId).catch(logged(`writing the iteration of spawn ${spawnId}`))
   if (!await acquireLease(db, lease, owner, config.leaseTtlMs)) {
     const held = await readLease(db, lease)
     await recordAtlasAudit(db, {
@@ -68,9 +71,11 @@ export async function processSpawnJob(deps: WorkerDeps, job: SpawnJob, run: { sl
       })
       await deps.queue.fail(job.id, { reason }).catch(logged('failing the job'))
       if (!recorded) throw error
+      await recordIteration()
       return 'spawn_failed'
     }
     followUp = outcome.followUp
+    await recordIteration()
     await deps.queue.complete(job, { outcome: outcome.outcome }).catch(logged('completing the job'))
     return outcome.outcome
   }

@@ -13,6 +13,7 @@ import type { Db } from '../../../../db/client'
 import { atlasMessages } from '../../../../db/schema/atlas'
 import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
 import { acquireLease, releaseLease, readLease, type LeaseOwner } from '../../../health/core/leases'
+import { taskForMessage } from '../../../worksites/core/iterations'
 import { recordAtlasAudit } from '../audit'
 import { jobExpirySeconds, type SpawnConfig } from './config'
 import { countInAgentsRegistry, SPAWN_AGENT_CODENAME, type OnSpawnFinished } from './hooks'
@@ -123,7 +124,9 @@ export async function queueMessage(deps: OrchestratorDeps, messageId: number): P
         where message_id = ${messageId} and status = 'classified' and intent in ('run', 'chantier', 'question', 'negociation') and admission in ('auto', 'approved')
         returning id`)
       if (updated.length === 0) return null
-      const [spawn] = await tx.insert(atlasSpawns).values({ messageId, iteration: 1, status: 'queued', queuedBy: deps.actor }).returning({ id: atlasSpawns.id })
+      // The worksites task the spawn works on: the first open task of the chantier the message drafted.
+      const taskId = await taskForMessage(tx, messageId)
+      const [spawn] = await tx.insert(atlasSpawns).values({ messageId, iteration: 1, status: 'queued', queuedBy: deps.actor, taskId }).returning({ id: atlasSpawns.id })
       return spawn!.id
     })
     if (!spawnId) return { kind: 'stale' }

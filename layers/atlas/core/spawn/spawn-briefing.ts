@@ -15,6 +15,7 @@ import { routeAgent, type RoutedAgent } from '../../../agents/core/routing'
 import { countRecalls } from '../../../memory/core/recall/counters'
 import { readReflexIndex } from '../../../memory/core/reflex'
 import type { Embedder } from '../../../memory/core/vectors/embedder'
+import { taskMissionBrief } from '../../../worksites/core/projects'
 
 /**
  * The classifier's intents are the registry's prompt domains for the work they lead to
@@ -37,6 +38,8 @@ export interface SpawnBriefingDeps {
 export interface SpawnBriefingInput {
   intent: string | null
   tenantId: string | null
+  /** The worksites task the spawn works on: its project's mission brief is quoted before the tenant's. */
+  taskId?: string | null
   /** What the recall searches with: the request's subject and body (never shown in the briefing). */
   request: string
 }
@@ -70,16 +73,18 @@ export async function assembleSpawnBriefing(deps: SpawnBriefingDeps, input: Spaw
     deps.log(`[atlas-spawn-worker] no agent serves the domain "${domain}" and the fallback agent is missing (the roster is not seeded: run \`npm run db:migrate\`); the spawn goes unbriefed`)
     return { domain, agent: null, briefing: null, lessons: [] }
   }
+  const tenantBrief = tenantMissionBriefFrom(deps.db)
   const briefing = await formatBriefing({
     db: deps.db,
     recallScars: lessonRecallFrom({ db: deps.db, embedder: deps.embedder, log: deps.log }),
-    missionBrief: tenantMissionBriefFrom(deps.db),
+    missionBrief: async (tenantId) => (input.taskId ? await taskMissionBrief(deps.db, input.taskId) : null) ?? await tenantBrief(tenantId),
     userCore: userCoreFrom(deps.db),
   }, {
     codename: agent.codename,
     lang: 'en',
     recallQuery: input.request.slice(0, 2000),
-    project: input.tenantId,
+    // Any reference makes the briefing look the brief up: the lookup above reads the task's project first.
+    project: input.tenantId ?? (input.taskId ? 'task' : null),
     scars: deps.lessons,
     reflex: reflexEntries(deps.reflexDir, deps.log),
     budget: deps.budget,

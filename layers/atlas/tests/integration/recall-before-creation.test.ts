@@ -69,12 +69,12 @@ describeOnBothDatabases('Recall before creation', (database) => {
     const { id } = await one('Refonte de notre blog', 'Nous voulons refaire le blog, avec un nouveau design.', 'chantier', offlineEmbedder(db))
     const chantierId = (await inboxOf(db, id)).materialisedId!
     const confirmed = await confirmChantier(db, chantierId, 'op@studio.test')
-    expect(confirmed).toMatchObject({ ok: true, status: 'active', by: 'op@studio.test' })
-    expect((await db.select().from(workChantiers).where(eq(workChantiers.id, chantierId)))[0]!.status).toBe('active')
+    expect(confirmed).toMatchObject({ ok: true, status: 'planned', by: 'op@studio.test' })
+    expect((await db.select().from(workChantiers).where(eq(workChantiers.id, chantierId)))[0]!.status).toBe('planned')
     const [audit] = await db.select().from(hubAudit).where(and(eq(hubAudit.action, CHANTIER_CONFIRMED_ACTION), eq(hubAudit.target, `work_chantier:${chantierId}`)))
     expect((audit!.details as { recalled: string[] }).recalled).toContain(`scar:${related.id}`)
     expect((await getMessageDetail(db, id))?.audit.map(a => a.action)).toContain('chantier_confirmed')
-    expect(await confirmChantier(db, chantierId, 'op@studio.test')).toEqual({ ok: false, code: 'not_draft', status: 'active' })
+    expect(await confirmChantier(db, chantierId, 'op@studio.test')).toEqual({ ok: false, code: 'not_draft', status: 'planned' })
     expect(await confirmChantier(db, '00000000-0000-4000-8000-000000000000', 'op@studio.test')).toEqual({ ok: false, code: 'not_found' })
   })
 

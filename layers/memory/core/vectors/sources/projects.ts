@@ -1,11 +1,13 @@
 // Ongoing projects: the chantiers registry (work_chantiers, owned by the Atlas / worksites
-// issues), drafts and active ones; done and cancelled chantiers leave the index.
+// issues), drafts, planned and active ones (the worksites vocabulary's open statuses,
+// layers/worksites/core/vocabulary.ts, not imported: memory sits below worksites); done,
+// cancelled and rejected chantiers leave the index.
 import { inArray } from 'drizzle-orm'
 import { workChantiers } from '../../../../../db/schema/work'
 import { joinParts } from '../chunk'
 import type { SourceAdapter } from './types'
 
-export const ONGOING_CHANTIER_STATUSES = ['draft', 'active']
+export const ONGOING_CHANTIER_STATUSES = ['draft', 'planned', 'active']
 
 export const projectSource: SourceAdapter = {
   type: 'project',

@@ -1,0 +1,54 @@
+// Client helpers shared by the worksites pages: the vocabulary (statuses, their labels and the
+// transition table, served by GET /api/worksites/vocabulary so the pages never hard-code them)
+// and what a refused call says (the route's data.code and, for a refused transition, the
+// statuses it allows).
+
+import type { OwnerView, Vocabulary } from '../shared/api'
+
+export type WorksitesEntity = 'project' | 'chantier' | 'job' | 'task'
+
+/** The vocabulary, fetched once per page load and shared by every component of the page. */
+export async function useWorksitesVocabulary() {
+  const { t } = useWorksitesLang()
+  const { data, error } = await useFetch<Vocabulary>('/api/worksites/vocabulary', { key: 'worksites-vocabulary' })
+  // The vocabulary's labels are English; the page's language translates them.
+  const label = (entity: WorksitesEntity, status: string) => t(data.value?.entities[entity]?.statuses.find(s => s.value === status)?.label ?? status)
+  const allowed = (entity: WorksitesEntity, from: string): readonly string[] => data.value?.entities[entity]?.transitions[from] ?? []
+  const needsReason = (entity: WorksitesEntity, to: string) => Boolean(data.value?.reasonRequired.some(rule => rule.entity === entity && rule.to === to))
+  return { vocabulary: data, error, label, allowed, needsReason }
+}
+
+/** An owner as a person reads it: the agent's or person's name, else its codename or id. */
+export function ownerName(owner: OwnerView): string {
+  if (!owner) return ''
+  return owner.name ?? (owner.kind === 'agent' ? owner.codename : owner.id)
+}
+
+/** The machine-readable body of a refused call ($fetch rejection): `{ code, allowed, … }`. */
+export function refusal(failure: unknown): { code?: string, allowed?: string[] } & Record<string, unknown> {
+  const body = (failure as { data?: { data?: unknown } } | null)?.data?.data
+  return body && typeof body === 'object' ? body as Record<string, unknown> : {}
+}
+
+const STATUS_COLORS: Record<string, 'neutral' | 'primary' | 'success' | 'warning' | 'error' | 'info'> = {
+  draft: 'neutral', planned: 'info', todo: 'neutral', open: 'neutral', new: 'neutral',
+  active: 'primary', in_progress: 'primary', review: 'warning', paused: 'warning', blocked: 'error',
+  done: 'success', answered: 'success', given: 'success', won: 'success',
+  archived: 'neutral', cancelled: 'neutral', rejected: 'error', lost: 'error',
+}
+
+export function statusColor(status: string) {
+  return STATUS_COLORS[status] ?? 'neutral'
+}
+
+const whenFormats = {
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+  fr: new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+}
+
+/** A date and time rendered the same on the server and in the browser (UTC), so hydration agrees. */
+export function formatWorkWhen(iso: string | null | undefined, lang: 'en' | 'fr' = 'en'): string {
+  if (!iso) return '—'
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? String(iso) : `${whenFormats[lang].format(date)} UTC`
+}

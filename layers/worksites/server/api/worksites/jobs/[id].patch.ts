@@ -1,0 +1,10 @@
+import { patchJob } from '../../../../core/items'
+import { JobPatch } from '../../../../shared/api'
+
+// Operator: edits a job (its status moves through /transition only).
+export default defineEventHandler(async (event) => {
+  const { id } = await worksitesParams(event, IdParams)
+  const body = await worksitesBody(event, JobPatch)
+  const user = currentUser(event)
+  return await worksitesCall(async () => patchJob(await useDb(), id, body, user.email))
+})

@@ -1,0 +1,2 @@
+// POST /api/worksites/projects/:id/assign (operator): an agent of the registry, a hub user, or nobody.
+export default worksitesAssignRoute('project')

@@ -1,0 +1,7 @@
+import { projectBoard } from '../../../../../core/board'
+
+// Any signed-in role: the project's board, one column per task status, cards by position.
+export default defineEventHandler(async (event) => {
+  const { id } = await worksitesParams(event, IdParams)
+  return await worksitesCall(async () => projectBoard(await useDb(), id))
+})

@@ -1,0 +1,8 @@
+import { listProjects } from '../../../../core/projects'
+import { ProjectListQuery } from '../../../../shared/api'
+
+// Any signed-in role: projects by tenant, status and text, sorted, paged by cursor.
+export default defineEventHandler(async (event) => {
+  const query = await worksitesQuery(event, ProjectListQuery)
+  return await worksitesCall(async () => listProjects(await useDb(), query))
+})

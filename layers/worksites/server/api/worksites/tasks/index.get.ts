@@ -1,0 +1,8 @@
+import { listItems } from '../../../../core/items'
+import { ItemListQuery } from '../../../../shared/api'
+
+// Any signed-in role: tasks by project, chantier, job, status, scope, owner and text, sorted, paged by cursor.
+export default defineEventHandler(async (event) => {
+  const query = await worksitesQuery(event, ItemListQuery)
+  return await worksitesCall(async () => listItems(await useDb(), 'task', query))
+})

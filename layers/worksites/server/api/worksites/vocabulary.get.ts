@@ -1,0 +1,4 @@
+import { vocabulary } from '../../../core/vocabulary'
+
+// Any signed-in role: the statuses, transitions, scopes and outcomes of the worksites (one place: core/vocabulary.ts).
+export default defineEventHandler(() => vocabulary())
