@@ -14,6 +14,12 @@ export type MemSourceType = typeof MEM_SOURCE_TYPES[number]
 export const MEM_VAULT_SPACES = ['permanent', 'inbox', 'toc', 'daily', 'ephemeral'] as const
 export type MemVaultSpace = typeof MEM_VAULT_SPACES[number]
 
+/**
+ * The text-search configuration of recall's lexical arm: french with unaccent before the
+ * stemmer (migration 0020), so "sécurité" and "securite" are one stem.
+ */
+export const MEM_TS_CONFIG = 'synedre_french'
+
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
 const inList = (values: readonly string[]) => sql.raw(values.map(value => `'${value}'`).join(', '))
@@ -43,7 +49,7 @@ export const memNotes = pgTable('mem_notes', {
 /**
  * The vector index: one chunk per source document, unique per (source type, source id),
  * with the SHA-256 fingerprint of the embedded text and the model that embedded it.
- * `tsv` is the French full-text vector of title and content, for the lexical arm.
+ * `tsv` is the full-text vector of title and content (MEM_TS_CONFIG), for the lexical arm.
  */
 export const memEmbeddings = pgTable('mem_embeddings', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -60,7 +66,7 @@ export const memEmbeddings = pgTable('mem_embeddings', {
   /** The agent a scar or an iteration belongs to (codename), for agent-first recall. */
   agent: text('agent'),
   metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-  tsv: tsvector('tsv').generatedAlwaysAs(sql`setweight(to_tsvector('french'::regconfig, coalesce(title, '')), 'A') || setweight(to_tsvector('french'::regconfig, content), 'B')`),
+  tsv: tsvector('tsv').generatedAlwaysAs(sql`setweight(to_tsvector('synedre_french'::regconfig, coalesce(title, '')), 'A') || setweight(to_tsvector('synedre_french'::regconfig, content), 'B')`),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, table => [

@@ -1,7 +1,7 @@
 // The two arms of recall as SQL over mem_embeddings: the semantic arm orders by cosine
 // distance on the HNSW index (pgvector 0.8 iterative index scans, set per transaction, so a
-// selective filter still yields its rows), the lexical arm ranks `tsv @@ to_tsquery('french',
-// 'w1 | w2 …')` by ts_rank. Both honour the scope, the agent filter, and leave out lessons
+// selective filter still yields its rows), the lexical arm ranks `tsv @@ to_tsquery(
+// 'synedre_french', 'w1 | w2 …')` by ts_rank (unaccented French stems). Both honour the scope, the agent filter, and leave out lessons
 // archived by the forgetting curve.
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
@@ -49,7 +49,7 @@ export function semanticQuery(vector: string, model: string, filter: ArmFilter):
 
 export function lexicalQuery(tsquery: string, filter: ArmFilter): SQL {
   return sql`select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, ts_rank(e.tsv, q)::float8 as score
-    from mem_embeddings e, to_tsquery('french'::regconfig, ${tsquery}) q
+    from mem_embeddings e, to_tsquery('synedre_french'::regconfig, ${tsquery}) q
     where e.tsv @@ q ${filters(filter)}
     order by score desc, e.source_type, e.source_id
     limit ${filter.limit}`

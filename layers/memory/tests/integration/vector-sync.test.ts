@@ -57,7 +57,7 @@ describeOnBothDatabases('vector sync', (database) => {
     }
     expect(rows.find(row => row.sourceType === 'reflex' && row.sourceId === 'MEMORY.md')).toBeUndefined()
     expect(rows.find(row => row.sourceType === 'agent' && row.sourceId === 'securite')).toMatchObject({ title: 'Mitnick — Responsable sécurité', agent: 'securite' })
-    const [tsv] = await db.execute<{ matches: boolean }>(sql`select tsv @@ to_tsquery('french', 'déploiement') as matches from mem_embeddings where source_type = 'scar' and title = 'Deploy without smoke test'`)
+    const [tsv] = await db.execute<{ matches: boolean }>(sql`select tsv @@ to_tsquery('synedre_french', 'deploiement') as matches from mem_embeddings where source_type = 'scar' and title = 'Deploy without smoke test'`)
     expect(tsv!.matches).toBe(true)
   })
 
