@@ -37,6 +37,10 @@ export const memNotes = pgTable('mem_notes', {
   /** Outgoing `[[wiki links]]`, targets as written (alias and heading removed). */
   links: text('links').array().notNull().default([]),
   size: integer('size').notNull(),
+  /** The client tenant (clients.slug) the front matter files the note under, if any. */
+  tenant: text('tenant'),
+  /** The agent (codename) the front matter files the note under, if any. */
+  agent: text('agent'),
   fileModifiedAt: timestamp('file_modified_at', { withTimezone: true, precision: 3 }).notNull(),
   indexedAt: timestamp('indexed_at', { withTimezone: true }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -65,6 +69,8 @@ export const memEmbeddings = pgTable('mem_embeddings', {
   embedding: vector('embedding', { dimensions: MEM_EMBEDDING_DIMENSIONS }).notNull(),
   /** The agent a scar or an iteration belongs to (codename), for agent-first recall. */
   agent: text('agent'),
+  /** The client tenant a chunk belongs to (a note's front matter), for recall's tenant filter. */
+  tenant: text('tenant'),
   metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
   tsv: tsvector('tsv').generatedAlwaysAs(sql`setweight(to_tsvector('synedre_french'::regconfig, coalesce(title, '')), 'A') || setweight(to_tsvector('synedre_french'::regconfig, content), 'B')`),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -75,6 +81,16 @@ export const memEmbeddings = pgTable('mem_embeddings', {
   index('mem_embeddings_tsv_idx').using('gin', table.tsv),
   check('mem_embeddings_source_type_check', sql`${table.sourceType} in (${inList(MEM_SOURCE_TYPES)})`),
   check('mem_embeddings_fingerprint_check', sql`${table.fingerprint} ~ '^[0-9a-f]{64}$'`),
+])
+
+/**
+ * Every stem of the lexical column (kept by triggers on mem_embeddings, migration 0021), with
+ * a trigram index: a misspelt query word is expanded to the nearest stems the vault holds.
+ */
+export const memLexicon = pgTable('mem_lexicon', {
+  lexeme: text('lexeme').primaryKey(),
+}, table => [
+  index('mem_lexicon_trgm_idx').using('gin', table.lexeme.op('gin_trgm_ops')),
 ])
 
 /** The user model's dimensions (§4.7); `private` is reserved for the primary operator. */

@@ -29,7 +29,7 @@ function integer(name: string, raw: string | undefined, min: number, max: number
   return value
 }
 
-export const RECALL_USAGE = 'recall "query" [--k N] [--mode lex|sem|hybrid] [--scope all|TYPE[,TYPE…]] [--agent CODENAME] [--json]'
+export const RECALL_USAGE = 'recall "query" [--k N] [--mode lex|sem|hybrid] [--scope all|TYPE[,TYPE…]] [--agent CODENAME] [--tenant SLUG] [--drop-below-floor] [--json]'
 
 export interface RecallArgs {
   query: string
@@ -37,6 +37,9 @@ export interface RecallArgs {
   mode: RecallMode
   scope: string
   agent: string | null
+  tenant: string | null
+  /** Drop the hits below the relevance floor instead of flagging them. */
+  dropBelowFloor: boolean
   json: boolean
 }
 
@@ -46,6 +49,8 @@ export function parseRecallArgs(argv: string[]): RecallArgs {
     mode: { type: 'string' },
     scope: { type: 'string' },
     agent: { type: 'string' },
+    tenant: { type: 'string' },
+    'drop-below-floor': { type: 'boolean' },
     json: { type: 'boolean' },
   }, RECALL_USAGE, true)
   const query = positionals.join(' ').trim()
@@ -66,6 +71,8 @@ export function parseRecallArgs(argv: string[]): RecallArgs {
     mode: mode as RecallMode,
     scope,
     agent: (values.agent as string | undefined)?.trim() || null,
+    tenant: (values.tenant as string | undefined)?.trim() || null,
+    dropBelowFloor: Boolean(values['drop-below-floor']),
     json: Boolean(values.json),
   }
 }

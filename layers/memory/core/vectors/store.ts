@@ -19,6 +19,7 @@ export interface EmbeddingRow {
   model: string
   embedding: number[]
   agent: string | null
+  tenant: string | null
   metadata: Record<string, unknown>
 }
 
@@ -45,6 +46,7 @@ export async function upsertEmbeddings(db: Db, rows: EmbeddingRow[]): Promise<vo
       model: sql`excluded.model`,
       embedding: sql`excluded.embedding`,
       agent: sql`excluded.agent`,
+      tenant: sql`excluded.tenant`,
       metadata: sql`excluded.metadata`,
       updatedAt: sql`now()`,
     },

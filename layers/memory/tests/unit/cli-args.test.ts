@@ -3,8 +3,8 @@ import { ArgsError, parseEvalArgs, parseRecallArgs, parseUserModelArgs } from '.
 
 describe('recall flags', () => {
   it('reads the query (all positionals) and the options, with the defaults', () => {
-    expect(parseRecallArgs(['smoke', 'test'])).toEqual({ query: 'smoke test', k: 5, mode: 'hybrid', scope: 'all', agent: null, json: false })
-    expect(parseRecallArgs(['q', '--k', '12', '--mode', 'lex', '--scope', 'scars,doctrine', '--agent', ' backend ', '--json'])).toEqual({ query: 'q', k: 12, mode: 'lex', scope: 'scars,doctrine', agent: 'backend', json: true })
+    expect(parseRecallArgs(['smoke', 'test'])).toEqual({ query: 'smoke test', k: 5, mode: 'hybrid', scope: 'all', agent: null, tenant: null, dropBelowFloor: false, json: false })
+    expect(parseRecallArgs(['q', '--k', '12', '--mode', 'lex', '--scope', 'scars,doctrine', '--agent', ' backend ', '--tenant', 'acme', '--drop-below-floor', '--json'])).toEqual({ query: 'q', k: 12, mode: 'lex', scope: 'scars,doctrine', agent: 'backend', tenant: 'acme', dropBelowFloor: true, json: true })
     expect(parseRecallArgs(['--k=3', 'q'])).toMatchObject({ k: 3 })
   })
 
