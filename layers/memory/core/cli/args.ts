@@ -77,7 +77,7 @@ export function parseRecallArgs(argv: string[]): RecallArgs {
   }
 }
 
-export const EVAL_USAGE = 'recall-eval [--baseline | --mode-sweep] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE]'
+export const EVAL_USAGE = 'recall-eval [--baseline | --mode-sweep] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE] [--sweep-file FILE]'
 
 export interface EvalArgs {
   action: 'gate' | 'freeze' | 'sweep'
@@ -85,6 +85,8 @@ export interface EvalArgs {
   json: boolean
   golden: string | null
   baselineFile: string | null
+  /** Where --mode-sweep keeps its JSON (default DATA_DIR/recall-eval/mode-sweep.json). */
+  sweepFile: string | null
 }
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
@@ -95,6 +97,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     'json': { type: 'boolean' },
     'golden': { type: 'string' },
     'baseline-file': { type: 'string' },
+    'sweep-file': { type: 'string' },
   }, EVAL_USAGE)
   if (values.baseline && values['mode-sweep']) throw new ArgsError('--baseline and --mode-sweep cannot be combined', EVAL_USAGE)
   let tolerance = DEFAULT_TOLERANCE
@@ -109,6 +112,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     json: Boolean(values.json),
     golden: (values.golden as string | undefined) ?? null,
     baselineFile: (values['baseline-file'] as string | undefined) ?? null,
+    sweepFile: (values['sweep-file'] as string | undefined) ?? null,
   }
 }
 

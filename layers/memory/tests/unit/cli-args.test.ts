@@ -27,8 +27,9 @@ describe('recall flags', () => {
 
 describe('evaluation harness flags', () => {
   it('gate by default; --baseline freezes; --mode-sweep compares; --tol, --golden, --baseline-file', () => {
-    expect(parseEvalArgs([])).toEqual({ action: 'gate', tolerance: 0.05, json: false, golden: null, baselineFile: null })
-    expect(parseEvalArgs(['--baseline', '--json', '--golden', 'g.json', '--baseline-file', 'b.json'])).toEqual({ action: 'freeze', tolerance: 0.05, json: true, golden: 'g.json', baselineFile: 'b.json' })
+    expect(parseEvalArgs([])).toEqual({ action: 'gate', tolerance: 0.05, json: false, golden: null, baselineFile: null, sweepFile: null })
+    expect(parseEvalArgs(['--baseline', '--json', '--golden', 'g.json', '--baseline-file', 'b.json'])).toEqual({ action: 'freeze', tolerance: 0.05, json: true, golden: 'g.json', baselineFile: 'b.json', sweepFile: null })
+    expect(parseEvalArgs(['--mode-sweep', '--sweep-file', 's.json']).sweepFile).toBe('s.json')
     expect(parseEvalArgs(['--mode-sweep', '--tol', '0'])).toMatchObject({ action: 'sweep', tolerance: 0 })
   })
 
