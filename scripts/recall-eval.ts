@@ -6,13 +6,13 @@
 //   exit 2: the gate did not run — no baseline, the golden set's corpus not in the index
 //   ("corpus not present: run …"), another embedder than the baseline's (both named), bad flags
 import { createHash } from 'node:crypto'
-import { fileURLToPath } from 'node:url'
-import { openDatabase, defaultDataDir } from '../db/client'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { ArgsError, parseEvalArgs } from '../layers/memory/core/cli/args'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { defaultDataDir, openDatabase } from '../db/client'
 import { MEM_EMBEDDING_DIMENSIONS } from '../db/schema/mem'
+import { createAiFacade } from '../layers/ai/core/facade'
+import { ArgsError, parseEvalArgs } from '../layers/memory/core/cli/args'
 import { BaselineError, compareToBaseline, describeEmbedder, embedderMismatch, readBaseline, writeBaseline, type BaselineEmbedder } from '../layers/memory/core/eval/baseline'
 import { corpusPresence, SEED_COMMAND } from '../layers/memory/core/eval/corpus'
 import { GoldenError, parseGolden } from '../layers/memory/core/eval/golden'
