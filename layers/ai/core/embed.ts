@@ -76,7 +76,7 @@ export interface EmbeddingTarget { provider: ProviderId, model: string, dimensio
  * sync compares it with the model its rows were embedded with); null when nothing can embed.
  */
 export async function embeddingTarget(ctx: FacadeContext, feature: string, provider: 'auto' | ProviderId = 'auto', model?: string): Promise<EmbeddingTarget | null> {
-  const route = await resolveRoute(await ctx.db(), 'embed', feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`))
+  const route = await resolveRoute(await ctx.db(), 'embed', feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`), ctx.routing)
   const explicit = provider !== 'auto'
   const wanted = explicit ? { provider, model: model ?? null } : { provider: route.provider, model: model ?? route.model }
   const dimensions = typeof route.params.dimensions === 'number' ? route.params.dimensions : EMBEDDING_DIMENSIONS
@@ -93,7 +93,7 @@ export async function embeddingTarget(ctx: FacadeContext, feature: string, provi
 export async function embed(ctx: FacadeContext, request: EmbedRequest): Promise<EmbedResult> {
   const input = validated(EmbedInput, request)
   const startedAt = ctx.now()
-  const route = await resolveRoute(await ctx.db(), 'embed', input.feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`))
+  const route = await resolveRoute(await ctx.db(), 'embed', input.feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`), ctx.routing)
   const explicit = input.provider !== 'auto'
   const wanted = explicit ? { provider: input.provider as ProviderId, model: input.model ?? null } : { provider: route.provider, model: input.model ?? route.model }
   const { provider, model, chain } = choose(ctx, input.feature, wanted, explicit)
