@@ -10,7 +10,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defaultDataDir, openDatabase } from '../db/client'
-import { MEM_EMBEDDING_DIMENSIONS } from '../db/schema/mem'
 import { createAiFacade } from '../layers/ai/core/facade'
 import { ArgsError, parseEvalArgs } from '../layers/memory/core/cli/args'
 import { BaselineError, compareToBaseline, describeEmbedder, embedderMismatch, readBaseline, writeBaseline, type BaselineEmbedder } from '../layers/memory/core/eval/baseline'
@@ -18,6 +17,7 @@ import { corpusPresence, SEED_COMMAND } from '../layers/memory/core/eval/corpus'
 import { GoldenError, parseGolden } from '../layers/memory/core/eval/golden'
 import { evaluate, type Evaluation } from '../layers/memory/core/eval/harness'
 import type { Metrics } from '../layers/memory/core/eval/metrics'
+import { indexDimensions } from '../layers/memory/core/vectors/dimensions'
 import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
 import { runCli, UsageError } from './lib/cli'
 
@@ -78,7 +78,7 @@ runCli(async () => {
       return 2
     }
     const target = await deps.embedder.target()
-    const embedder: BaselineEmbedder | null = target ? { provider: target.provider, model: target.model, dimensions: MEM_EMBEDDING_DIMENSIONS } : null
+    const embedder: BaselineEmbedder | null = target ? { provider: target.provider, model: target.model, dimensions: await indexDimensions(database.db) } : null
     if (args.action === 'sweep') {
       const results = []
       for (const mode of ['lex', 'sem', 'hybrid'] as const) results.push(await evaluate(deps, golden, mode))

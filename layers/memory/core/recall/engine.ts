@@ -6,9 +6,9 @@
 import { inArray } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
 import { learnLessons } from '../../../../db/schema/learn'
-import { MEM_EMBEDDING_DIMENSIONS } from '../../../../db/schema/mem'
 import { parseScope, SOURCE_TYPES, sourceLink, type SourceType } from '../sources'
 import { vectorLiteral } from '../vectors/chunk'
+import { dimensionsFor } from '../vectors/dimensions'
 import type { Embedder } from '../vectors/embedder'
 import { fuzzyArm, lexicalArm, semanticArm } from './arms'
 import { isRelevant, semanticFloor } from './floor'
@@ -200,8 +200,9 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     const expansions = await fuzzyExpansions(deps.db, words)
     return { expansions, candidates: await fuzzyArm(deps.db, fuzzyTsquery(expansions), filter) }
   }
+  const semantic = async () => semanticArm(deps.db, vectorLiteral(queryVector!.vector, await dimensionsFor(deps.db, queryVector!.vector.length)), queryVector!.model, filter)
   const [sem, exact, typos] = await Promise.all([
-    modeUsed === 'lex' ? Promise.resolve([]) : semanticArm(deps.db, vectorLiteral(queryVector!.vector, MEM_EMBEDDING_DIMENSIONS), queryVector!.model, filter),
+    modeUsed === 'lex' ? Promise.resolve([]) : semantic(),
     modeUsed === 'sem' ? Promise.resolve([]) : lexicalArm(deps.db, orQuery(words), filter),
     modeUsed === 'sem' ? Promise.resolve({ expansions: [], candidates: [] }) : fuzzy(),
   ])

@@ -44,7 +44,7 @@ describeOnBothDatabases('vector sync', (database) => {
     expect(byType(report, 'procedure')).toMatchObject({ embedded: CORPUS_PROCEDURES.length })
     expect(byType(report, 'iteration')).toMatchObject({ embedded: CORPUS_ITERATIONS.length })
     expect(byType(report, 'project')).toMatchObject({ documents: 2, embedded: 2 }) // the done chantier is not an ongoing project
-    expect(report.target).toEqual({ provider: 'offline', model: 'offline-hash-1024' })
+    expect(report.target).toEqual({ provider: 'offline', model: 'offline-hash-1024', dimensions: 1024 })
     expect(embedder.batches.every(size => size <= 50)).toBe(true)
     expect(report.embedCalls).toBe(embedder.calls)
 
