@@ -145,10 +145,13 @@ export async function startEmbeddedServer(dataDir: string, options: { port?: num
 
   const { PGlite } = await import('@electric-sql/pglite')
   const { vector } = await import('@electric-sql/pglite-pgvector')
+  // unaccent and pg_trgm: recall's French configuration and its fuzzy expansion (migration 0020).
+  const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent')
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
   const { serveOverSocket } = await import('./embedded-socket')
   let pglite: InstanceType<typeof PGlite>
   try {
-    pglite = await PGlite.create(join(dataDir, 'pglite'), { extensions: { vector } })
+    pglite = await PGlite.create(join(dataDir, 'pglite'), { extensions: { vector, unaccent, pg_trgm } })
   }
   catch (error) {
     closeSync(fd)

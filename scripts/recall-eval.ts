@@ -1,19 +1,23 @@
-// recall-eval [--baseline | --mode-sweep] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE]
+// recall-eval [--baseline | --mode-sweep] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE] [--sweep-file FILE]
 // The recall evaluation harness over a golden dataset, strictly read-only.
 //   (gate)        compares hybrid metrics to the frozen baseline: exit 0 pass, 1 regression
-//   --baseline    freezes a new baseline (hybrid): exit 0
-//   --mode-sweep  lex, sem and hybrid side by side, no gating: exit 0
-//   no baseline   a warning: exit 2 (bad flags exit 2 too: the gate did not run)
-import { readFileSync } from 'node:fs'
+//   --baseline    freezes a new baseline (hybrid) with the embedder it ran with: exit 0
+//   --mode-sweep  lex, sem and hybrid side by side, no gating, kept in a JSON file: exit 0
+//   exit 2: the gate did not run — no baseline, the golden set's corpus not in the index
+//   ("corpus not present: run …"), another embedder than the baseline's (both named), bad flags
 import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openDatabase } from '../db/client'
+import { defaultDataDir, openDatabase } from '../db/client'
 import { createAiFacade } from '../layers/ai/core/facade'
 import { ArgsError, parseEvalArgs } from '../layers/memory/core/cli/args'
-import { BaselineError, compareToBaseline, readBaseline, writeBaseline } from '../layers/memory/core/eval/baseline'
+import { BaselineError, compareToBaseline, describeEmbedder, embedderMismatch, readBaseline, writeBaseline, type BaselineEmbedder } from '../layers/memory/core/eval/baseline'
+import { corpusPresence, SEED_COMMAND } from '../layers/memory/core/eval/corpus'
 import { GoldenError, parseGolden } from '../layers/memory/core/eval/golden'
 import { evaluate, type Evaluation } from '../layers/memory/core/eval/harness'
 import type { Metrics } from '../layers/memory/core/eval/metrics'
+import { indexDimensions } from '../layers/memory/core/vectors/dimensions'
 import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
 import { runCli, UsageError } from './lib/cli'
 
@@ -66,19 +70,43 @@ runCli(async () => {
   const ai = createAiFacade({ env: process.env, db: database.db })
   const deps = { db: database.db, embedder: facadeEmbedder(ai, { feature: 'memory_eval' }) }
   try {
+    const presence = await corpusPresence(database.db, golden)
+    if (!presence.ok) {
+      const message = `corpus not present: run \`${SEED_COMMAND}\` on an empty database (it seeds and indexes the corpus ${goldenPath} is written for), or point --golden at a golden set written for this vault — the index holds ${presence.present} of the ${presence.expected} sources it expects`
+      if (args.json) out(JSON.stringify({ status: 'corpus_not_present', expected: presence.expected, present: presence.present, seed: SEED_COMMAND, message }))
+      else out(message)
+      return 2
+    }
+    const target = await deps.embedder.target()
+    const embedder: BaselineEmbedder | null = target ? { provider: target.provider, model: target.model, dimensions: await indexDimensions(database.db) } : null
     if (args.action === 'sweep') {
       const results = []
       for (const mode of ['lex', 'sem', 'hybrid'] as const) results.push(await evaluate(deps, golden, mode))
-      if (args.json) out(JSON.stringify({ status: 'sweep', k: golden.k, queries: golden.queries.length, modes: results.map(({ mode, metrics }) => ({ mode, metrics })) }))
-      else for (const result of results) out(`${result.mode.padEnd(6)} ${show(result.metrics)}`)
+      const report = { status: 'sweep', k: golden.k, queries: golden.queries.length, golden_sha256: goldenSha, embedder, swept_at: new Date().toISOString(), modes: results.map(({ mode, metrics }) => ({ mode, metrics })) }
+      const sweepPath = args.sweepFile ?? join(defaultDataDir(), 'recall-eval', 'mode-sweep.json')
+      mkdirSync(dirname(sweepPath), { recursive: true })
+      writeFileSync(sweepPath, `${JSON.stringify({ ...report, queriesDetail: results.map(({ mode, queries }) => ({ mode, queries })) }, null, 2)}\n`)
+      if (args.json) out(JSON.stringify({ ...report, file: sweepPath }))
+      else {
+        for (const result of results) out(`${result.mode.padEnd(6)} ${show(result.metrics)}`)
+        out(`kept in ${sweepPath}`)
+      }
       return 0
     }
     if (args.action === 'freeze') {
+      if (!embedder) throw new UsageError('no embedding provider is available: a hybrid baseline cannot be frozen', 'Configure an embedding provider (or AI_OFFLINE=1 for the offline one) and run again.')
       const result = await evaluate(deps, golden, 'hybrid')
-      writeBaseline(baselinePath, { version: 1, mode: 'hybrid', k: result.k, queries: golden.queries.length, golden_sha256: goldenSha, frozen_at: new Date().toISOString(), metrics: result.metrics })
+      writeBaseline(baselinePath, { version: 2, embedder, mode: 'hybrid', k: result.k, queries: golden.queries.length, golden_sha256: goldenSha, frozen_at: new Date().toISOString(), metrics: result.metrics })
       if (args.json) out(JSON.stringify({ status: 'baseline_frozen', baseline: baselinePath, metrics: result.metrics }))
       else out(`baseline frozen in ${baselinePath}: ${show(result.metrics)}`)
       return 0
+    }
+    const mismatch = embedderMismatch(baseline!.embedder, embedder)
+    if (mismatch) {
+      const message = `embedder mismatch: ${mismatch}; metrics from another embedder are not comparable — run with the baseline's embedder, or freeze a new baseline with --baseline`
+      if (args.json) out(JSON.stringify({ status: 'embedder_mismatch', baseline: baseline!.embedder, current: embedder, message }))
+      else out(message)
+      return 2
     }
     const result = await evaluate(deps, golden, baseline!.mode, baseline!.k)
     const regressions = compareToBaseline(result.metrics, baseline!.metrics, args.tolerance)
@@ -88,7 +116,8 @@ runCli(async () => {
     }
     else {
       out(`current  ${show(result.metrics)}`)
-      out(`baseline ${show(baseline!.metrics)} (frozen ${baseline!.frozen_at}, tolerance ${args.tolerance})`)
+      out(`baseline ${show(baseline!.metrics)} (frozen ${baseline!.frozen_at}${baseline!.embedder ? ` with ${describeEmbedder(baseline!.embedder)}` : ''}, tolerance ${args.tolerance})`)
+      if (!baseline!.embedder) out('note: this baseline does not say which embedder froze it (version 1): freeze it again with --baseline to record it')
       if (baseline!.golden_sha256 !== goldenSha) out('note: the golden dataset changed since the baseline was frozen')
       for (const item of regressions) out(`REGRESSION ${item.metric}: ${item.current.toFixed(4)} < ${item.baseline.toFixed(4)} − ${args.tolerance}`)
       if (regressions.length) misses(result).forEach(out)

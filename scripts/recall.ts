@@ -1,4 +1,4 @@
-// recall "query" [--k N] [--mode lex|sem|hybrid] [--scope …] [--agent CODENAME] [--json]
+// recall "query" [--k N] [--mode lex|sem|hybrid] [--scope …] [--agent CODENAME] [--tenant SLUG] [--drop-below-floor] [--json]
 // Queries the memory's vector index. Exit 0 answered (even with no result), 2 bad flags,
 // 1 the database could not be reached.
 import { openDatabase } from '../db/client'
@@ -27,7 +27,7 @@ runCli(async () => {
       embedder: facadeEmbedder(ai, { feature: 'memory_recall' }),
       log: line => process.stderr.write(`${line}\n`),
       background: work => background.push(work),
-    }, { query: args.query, k: args.k, mode: args.mode, scope: args.scope, agent: args.agent })
+    }, { query: args.query, k: args.k, mode: args.mode, scope: args.scope, agent: args.agent, tenant: args.tenant, belowFloor: args.dropBelowFloor ? 'drop' : 'flag' })
     process.stdout.write(args.json ? `${JSON.stringify(response)}\n` : `${formatRecall(response).join('\n')}\n`)
     return 0
   }

@@ -14,6 +14,12 @@ export type MemSourceType = typeof MEM_SOURCE_TYPES[number]
 export const MEM_VAULT_SPACES = ['permanent', 'inbox', 'toc', 'daily', 'ephemeral'] as const
 export type MemVaultSpace = typeof MEM_VAULT_SPACES[number]
 
+/**
+ * The text-search configuration of recall's lexical arm: french with unaccent before the
+ * stemmer (migration 0020), so "sécurité" and "securite" are one stem.
+ */
+export const MEM_TS_CONFIG = 'synedre_french'
+
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
 const inList = (values: readonly string[]) => sql.raw(values.map(value => `'${value}'`).join(', '))
@@ -31,6 +37,10 @@ export const memNotes = pgTable('mem_notes', {
   /** Outgoing `[[wiki links]]`, targets as written (alias and heading removed). */
   links: text('links').array().notNull().default([]),
   size: integer('size').notNull(),
+  /** The client tenant (clients.slug) the front matter files the note under, if any. */
+  tenant: text('tenant'),
+  /** The agent (codename) the front matter files the note under, if any. */
+  agent: text('agent'),
   fileModifiedAt: timestamp('file_modified_at', { withTimezone: true, precision: 3 }).notNull(),
   indexedAt: timestamp('indexed_at', { withTimezone: true }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -43,7 +53,7 @@ export const memNotes = pgTable('mem_notes', {
 /**
  * The vector index: one chunk per source document, unique per (source type, source id),
  * with the SHA-256 fingerprint of the embedded text and the model that embedded it.
- * `tsv` is the French full-text vector of title and content, for the lexical arm.
+ * `tsv` is the full-text vector of title and content (MEM_TS_CONFIG), for the lexical arm.
  */
 export const memEmbeddings = pgTable('mem_embeddings', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -59,8 +69,10 @@ export const memEmbeddings = pgTable('mem_embeddings', {
   embedding: vector('embedding', { dimensions: MEM_EMBEDDING_DIMENSIONS }).notNull(),
   /** The agent a scar or an iteration belongs to (codename), for agent-first recall. */
   agent: text('agent'),
+  /** The client tenant a chunk belongs to (a note's front matter), for recall's tenant filter. */
+  tenant: text('tenant'),
   metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-  tsv: tsvector('tsv').generatedAlwaysAs(sql`setweight(to_tsvector('french'::regconfig, coalesce(title, '')), 'A') || setweight(to_tsvector('french'::regconfig, content), 'B')`),
+  tsv: tsvector('tsv').generatedAlwaysAs(sql`setweight(to_tsvector('synedre_french'::regconfig, coalesce(title, '')), 'A') || setweight(to_tsvector('synedre_french'::regconfig, content), 'B')`),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, table => [
@@ -69,6 +81,16 @@ export const memEmbeddings = pgTable('mem_embeddings', {
   index('mem_embeddings_tsv_idx').using('gin', table.tsv),
   check('mem_embeddings_source_type_check', sql`${table.sourceType} in (${inList(MEM_SOURCE_TYPES)})`),
   check('mem_embeddings_fingerprint_check', sql`${table.fingerprint} ~ '^[0-9a-f]{64}$'`),
+])
+
+/**
+ * Every stem of the lexical column (kept by triggers on mem_embeddings, migration 0021), with
+ * a trigram index: a misspelt query word is expanded to the nearest stems the vault holds.
+ */
+export const memLexicon = pgTable('mem_lexicon', {
+  lexeme: text('lexeme').primaryKey(),
+}, table => [
+  index('mem_lexicon_trgm_idx').using('gin', table.lexeme.op('gin_trgm_ops')),
 ])
 
 /** The user model's dimensions (§4.7); `private` is reserved for the primary operator. */

@@ -1,5 +1,5 @@
 // The real collaborators of the briefing, from the memory and worksites domains: hybrid
-// recall over scars (layers/memory recall engine), or over scars and victories for a spawn,
+// recall over scars (below the relevance floor dropped: a briefing gets no least-bad noise) (layers/memory recall engine), or over scars and victories for a spawn,
 // the user model's core slice (getProfile + formatForBriefing), the chantier brief
 // (work_chantiers) and a tenant's mission brief (clients.config.missionBrief).
 import { eq } from 'drizzle-orm'
@@ -17,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Hybrid recall over scars; `readOnly` leaves the scars' recall counters alone (previews). */
 export function scarRecallFrom(deps: RecallDeps, options: { readOnly?: boolean } = {}): ScarRecall {
   return async ({ query, agent, k }) => {
-    const response = await recall(deps, { query: query.slice(0, 2000), k, mode: 'hybrid', scope: ['scar'], agent, readOnly: options.readOnly })
+    const response = await recall(deps, { query: query.slice(0, 2000), k, mode: 'hybrid', scope: ['scar'], agent, readOnly: options.readOnly, belowFloor: 'drop' })
     return response.hits.filter(hit => hit.sourceType === 'scar').map(hit => ({ id: hit.sourceId, title: hit.title, snippet: hit.snippet, agent: hit.agent }))
   }
 }
@@ -54,7 +54,7 @@ export function missionBriefFrom(db: Db): MissionBriefLookup {
  */
 export function lessonRecallFrom(deps: RecallDeps): ScarRecall {
   return async ({ query, agent, k }) => {
-    const response = await recall(deps, { query: query.slice(0, 2000), k, mode: 'hybrid', scope: ['scar', 'victory'], agent, readOnly: true })
+    const response = await recall(deps, { query: query.slice(0, 2000), k, mode: 'hybrid', scope: ['scar', 'victory'], agent, readOnly: true, belowFloor: 'drop' })
     return response.hits.filter(hit => (hit.sourceType === 'scar' || hit.sourceType === 'victory') && /^\d{1,18}$/.test(hit.sourceId))
       .map(hit => ({ id: hit.sourceId, title: hit.title, snippet: hit.snippet, agent: hit.agent, kind: hit.sourceType === 'victory' ? 'victory' as const : 'scar' as const }))
   }

@@ -22,7 +22,7 @@ export async function complete(ctx: FacadeContext, request: CompleteRequest): Pr
   const input = validated(CompleteInput, request)
   const startedAt = ctx.now()
   const db = await ctx.db()
-  const route = await resolveRoute(db, 'complete', input.feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`))
+  const route = await resolveRoute(db, 'complete', input.feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`), ctx.routing)
   let first: { provider: ProviderId, model?: string } = { provider: route.provider, model: route.model ?? undefined }
   if (input.provider !== 'auto') {
     first = { provider: input.provider, model: input.model }

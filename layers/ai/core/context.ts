@@ -8,6 +8,7 @@ import type { LedgerSink } from './ledger'
 import type { ProviderRegistry } from './providers'
 import type { Redactor } from './redact'
 import type { RetryPolicy } from './retry'
+import type { RoutingCache } from './routing-store'
 import type { AiEnv } from './env'
 
 export interface FacadeContext {
@@ -21,6 +22,8 @@ export interface FacadeContext {
   /** Redacts, then writes. */
   log: (line: string) => void
   redact: Redactor
+  /** This process's copy of the routing table (read at most once a second). */
+  routing: RoutingCache
   /** The database, or undefined when there is none or it cannot be reached. */
   db: () => Promise<Db | undefined>
   forcedOffline: boolean

@@ -4,12 +4,15 @@
 // lexical fallback); when the routed provider has no key, the first configured of
 // mistral → voyage → openai → openai-compat takes its place, else the offline embedder —
 // a choice fixed by the setup, not by an outage. Batches of 50, up to 5 attempts each,
-// and the seed's 1.3 s throttle between embedding requests to the same provider.
+// and the seed's 1.3 s throttle between embedding requests to the same remote provider
+// (none for an endpoint on loopback: no rate limit to respect). The input type (query or
+// document) goes to the providers that take it: Voyage's input_type, the prefixes of the
+// OpenAI-compatible endpoint (OPENAI_COMPAT_EMBED_QUERY_PREFIX / _DOCUMENT_PREFIX).
 import { randomUUID } from 'node:crypto'
 import { EMBEDDING_BATCH_SIZE, EMBEDDING_DEFAULT_MODELS, EMBEDDING_DIMENSIONS, EMBEDDING_SUBSTITUTES, EMBEDDING_TIMEOUT_MS, type ProviderId, type Via } from './catalog'
 import type { CallMeta, FacadeContext } from './context'
 import { logOnce } from './context'
-import { openAiCompatModels } from './env'
+import { isLoopbackUrl, openAiCompatModels, providerBaseUrl } from './env'
 import { AiAbortedError, AiRequestError, AiUnavailableError } from './errors'
 import { asProviderError, runWithRetries } from './attempts'
 import { validated } from './generate'
@@ -32,7 +35,7 @@ function defaultEmbedModel(ctx: FacadeContext, provider: ProviderId): string | u
 }
 
 async function throttle(ctx: FacadeContext, provider: ProviderId): Promise<void> {
-  if (provider === 'offline' || ctx.embedThrottleMs <= 0) return
+  if (provider === 'offline' || ctx.embedThrottleMs <= 0 || isLoopbackUrl(providerBaseUrl(ctx.env, provider))) return
   const last = ctx.lastEmbedCall.get(provider)
   if (last !== undefined) {
     const wait = last + ctx.embedThrottleMs - ctx.now()
@@ -73,7 +76,7 @@ export interface EmbeddingTarget { provider: ProviderId, model: string, dimensio
  * sync compares it with the model its rows were embedded with); null when nothing can embed.
  */
 export async function embeddingTarget(ctx: FacadeContext, feature: string, provider: 'auto' | ProviderId = 'auto', model?: string): Promise<EmbeddingTarget | null> {
-  const route = await resolveRoute(await ctx.db(), 'embed', feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`))
+  const route = await resolveRoute(await ctx.db(), 'embed', feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`), ctx.routing)
   const explicit = provider !== 'auto'
   const wanted = explicit ? { provider, model: model ?? null } : { provider: route.provider, model: model ?? route.model }
   const dimensions = typeof route.params.dimensions === 'number' ? route.params.dimensions : EMBEDDING_DIMENSIONS
@@ -90,7 +93,7 @@ export async function embeddingTarget(ctx: FacadeContext, feature: string, provi
 export async function embed(ctx: FacadeContext, request: EmbedRequest): Promise<EmbedResult> {
   const input = validated(EmbedInput, request)
   const startedAt = ctx.now()
-  const route = await resolveRoute(await ctx.db(), 'embed', input.feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`))
+  const route = await resolveRoute(await ctx.db(), 'embed', input.feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`), ctx.routing)
   const explicit = input.provider !== 'auto'
   const wanted = explicit ? { provider: input.provider as ProviderId, model: input.model ?? null } : { provider: route.provider, model: input.model ?? route.model }
   const { provider, model, chain } = choose(ctx, input.feature, wanted, explicit)

@@ -68,6 +68,31 @@ export function agentCliBinary(env: AiEnv): string {
   return value(env, 'SPAWN_AGENT_BIN') ?? 'claude'
 }
 
+/**
+ * The prefixes the OpenAI-compatible endpoint's embedding model expects before a query and a
+ * document (e5: `query: ` / `passage: `), taken verbatim (a trailing space is significant).
+ * Changing them changes every vector: rebuild the index (vector-sync --rebuild).
+ */
+export function openAiCompatEmbedPrefixes(env: AiEnv): { query: string, document: string } {
+  return { query: env.OPENAI_COMPAT_EMBED_QUERY_PREFIX ?? '', document: env.OPENAI_COMPAT_EMBED_DOCUMENT_PREFIX ?? '' }
+}
+
+/**
+ * Is this address this machine (127.0.0.0/8, ::1, localhost)? An embedder served from
+ * loopback has no remote rate limit to respect: no pause between its requests.
+ */
+export function isLoopbackUrl(url: string | undefined): boolean {
+  if (!url) return false
+  let host: string
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  }
+  catch {
+    return false
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host)
+}
+
 export function openAiCompatModels(env: AiEnv): { chat?: string, embed?: string } {
   return { chat: value(env, 'OPENAI_COMPAT_MODEL'), embed: value(env, 'OPENAI_COMPAT_EMBED_MODEL') }
 }

@@ -18,6 +18,7 @@ import { createDbLedger, noopLedger, type LedgerSink } from './ledger'
 import { createProviderRegistry, type ProviderStatus } from './providers'
 import { createRedactor } from './redact'
 import { COMPLETION_RETRY, EMBEDDING_RETRY, type RetryPolicy } from './retry'
+import { createRoutingCache } from './routing-store'
 import type { CompleteRequest, EmbedRequest, GenerateRequest } from './schemas'
 import type { ProcessRunner } from './clients/process-runner'
 import type { OfflineRule } from './offline/rules'
@@ -40,6 +41,8 @@ export interface AiFacadeDeps {
   retry?: { completion?: Partial<RetryPolicy>, embedding?: Partial<RetryPolicy> }
   /** Minimum gap between two embedding requests to the same provider (default 1.3 s). */
   embedThrottleMs?: number
+  /** How long the routing table read is trusted (default 1 s; 0 reads it at every call). */
+  routingRefreshMs?: number
   offlineRules?: Record<string, OfflineRule>
 }
 
@@ -96,6 +99,7 @@ export function createAiFacade(deps: AiFacadeDeps): AiFacade {
       completion: { ...COMPLETION_RETRY, ...deps.retry?.completion },
       embedding: { ...EMBEDDING_RETRY, ...deps.retry?.embedding },
     },
+    routing: createRoutingCache({ now, refreshMs: deps.routingRefreshMs }),
     embedThrottleMs: deps.embedThrottleMs ?? EMBEDDING_THROTTLE_MS,
     lastEmbedCall: new Map<ProviderId, number>(),
     said: new Set<string>(),

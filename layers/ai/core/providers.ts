@@ -2,7 +2,7 @@
 // each configured provider, null for the others (a missing key means "skip").
 import { ofetch, type $Fetch } from 'ofetch'
 import { COMPLETION_PROVIDERS, EMBEDDING_PROVIDERS, PROVIDERS, PROVIDER_LABELS, type ProviderId, type Via } from './catalog'
-import { agentCliBinary, agentCliEnabled, BASE_URL_ENV, KEY_ENV, providerBaseUrl, providerKey, type AiEnv } from './env'
+import { agentCliBinary, agentCliEnabled, BASE_URL_ENV, KEY_ENV, openAiCompatEmbedPrefixes, providerBaseUrl, providerKey, type AiEnv } from './env'
 import { displayUrl } from './redact'
 import { createAgentCliClient } from './clients/agent-cli'
 import { createAnthropicClient } from './clients/anthropic'
@@ -58,7 +58,7 @@ function build(provider: ProviderId, options: ProviderRegistryOptions, fetcher: 
       }
       return { client: null, note: 'no ANTHROPIC_API_KEY (AI_AGENT_CLI=1 would use the agent CLI)' }
     case 'openai-compat':
-      return baseUrl ? { client: createOpenAiCompatClient({ fetch: fetcher, baseUrl, apiKey: key }), note: key ? '' : 'no key (none needed by most self-hosted servers)' } : { client: null, note: 'no OPENAI_COMPAT_BASE_URL' }
+      return baseUrl ? { client: createOpenAiCompatClient({ fetch: fetcher, baseUrl, apiKey: key, inputPrefixes: openAiCompatEmbedPrefixes(env) }), note: key ? '' : 'no key (none needed by most self-hosted servers)' } : { client: null, note: 'no OPENAI_COMPAT_BASE_URL' }
     case 'offline':
       return { client: createOfflineClient(options.offlineRules), note: 'deterministic rules and hashed embeddings, no model' }
   }

@@ -1,6 +1,10 @@
-// The ai_routing table: read at every 'auto' call (so an edit applies to the next call,
-// in every process, with no restart), listed and edited from the hub (audited).
-import { asc, eq, inArray, sql } from 'drizzle-orm'
+// The ai_routing table, listed and edited from the hub (audited). An 'auto' call does not
+// read it: each process keeps the whole table (a few rows) and reads it again at most once
+// a second (ROUTING_REFRESH_MS), at once after an edit made in the same process — so an edit
+// reaches every process, hub and automates alike, within a second, with no restart and no
+// round trip on the call's path. (LISTEN/NOTIFY was not chosen: the embedded database's
+// socket does not carry notifications reliably.)
+import { asc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { AI_ROUTING_GLOBAL, aiRouting, type AiRoutingParams, type AiRoutingRow } from '../../../db/schema/ai'
 import { recordAudit } from '../../../db/audit'
@@ -17,23 +21,69 @@ function toLayer(row: AiRoutingRow): RoutingLayer {
   }
 }
 
-/** The rows that decide a feature's route; fail-soft: an unreachable database means canonical defaults. */
-export async function loadRoutingRows(db: Db, feature: string): Promise<RoutingRows> {
-  const rows = await db.select().from(aiRouting).where(inArray(aiRouting.feature, [feature, AI_ROUTING_GLOBAL]))
-  if (rows.length === 0) {
-    const any = await db.select({ one: sql<number>`1` }).from(aiRouting).limit(1)
-    return { useCanonical: any.length === 0 }
+/** How long a process trusts its copy of the routing table. */
+export const ROUTING_REFRESH_MS = 1000
+
+/** Bumped by every edit made in this process: its copies are stale at once. */
+let localEdits = 0
+
+/** One process's copy of ai_routing (one per facade): whole-table reads, at most one per refreshMs, one at a time. */
+export interface RoutingCache {
+  table: (db: Db) => Promise<AiRoutingRow[]>
+  /** Table reads made so far (the benchmark and the tests count them). */
+  reads: () => number
+}
+
+export function createRoutingCache(options: { now?: () => number, refreshMs?: number } = {}): RoutingCache {
+  const now = options.now ?? Date.now
+  const refreshMs = options.refreshMs ?? ROUTING_REFRESH_MS
+  let rows: AiRoutingRow[] | null = null
+  let readAt = 0
+  let readEdits = -1
+  let reading: Promise<AiRoutingRow[]> | null = null
+  let reads = 0
+  return {
+    table: async (db) => {
+      if (rows && readEdits === localEdits && now() - readAt < refreshMs) return rows
+      reading ??= (async () => {
+        const edits = localEdits
+        const startedAt = now()
+        reads++
+        const fresh = await db.select().from(aiRouting)
+        rows = fresh
+        readAt = startedAt
+        readEdits = edits
+        return fresh
+      })().finally(() => {
+        reading = null
+      })
+      return await reading
+    },
+    reads: () => reads,
   }
-  const own = rows.find(row => row.feature === feature)
-  const global = rows.find(row => row.feature === AI_ROUTING_GLOBAL)
+}
+
+/** The rows that decide a feature's route, from the whole table. */
+export function routingRowsOf(table: AiRoutingRow[], feature: string): RoutingRows {
+  if (table.length === 0) return { useCanonical: true }
+  const own = table.find(row => row.feature === feature)
+  const global = table.find(row => row.feature === AI_ROUTING_GLOBAL)
   return { feature: own ? toLayer(own) : undefined, global: global ? toLayer(global) : undefined, useCanonical: false }
 }
 
-export async function resolveRoute(db: Db | undefined, kind: RouteKind, feature: string, onError?: (error: unknown) => void): Promise<Route> {
+/** The rows that decide a feature's route, read now (no copy). */
+export async function loadRoutingRows(db: Db, feature: string): Promise<RoutingRows> {
+  const rows = await db.select().from(aiRouting).where(inArray(aiRouting.feature, [feature, AI_ROUTING_GLOBAL]))
+  // Neither row: the table is either empty (canonical defaults) or routes other features only.
+  return routingRowsOf(rows.length > 0 ? rows : await db.select().from(aiRouting).limit(1), feature)
+}
+
+/** Fail-soft: an unreachable database (or none) means canonical defaults. */
+export async function resolveRoute(db: Db | undefined, kind: RouteKind, feature: string, onError?: (error: unknown) => void, cache?: RoutingCache): Promise<Route> {
   let rows: RoutingRows = { useCanonical: true }
   if (db) {
     try {
-      rows = await loadRoutingRows(db, feature)
+      rows = cache ? routingRowsOf(await cache.table(db), feature) : await loadRoutingRows(db, feature)
     }
     catch (error) {
       onError?.(error)
@@ -84,6 +134,8 @@ export async function upsertRouting(db: Db, feature: string, edit: RoutingEdit, 
       .returning()
     await recordAudit(tx, { actor, action: 'ai_routing_updated', target: feature, details: { ...edit } })
     return row!
+  }).finally(() => {
+    localEdits++
   })
 }
 
@@ -94,5 +146,7 @@ export async function deleteRouting(db: Db, feature: string, actor: string): Pro
     if (removed.length === 0) return false
     await recordAudit(tx, { actor, action: 'ai_routing_deleted', target: feature })
     return true
+  }).finally(() => {
+    localEdits++
   })
 }

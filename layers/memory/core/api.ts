@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { MEM_VAULT_SPACES } from '../../../db/schema/mem'
 import { RecallInputError } from './recall/engine'
-import { DEFAULT_K, MAX_K, RECALL_MODES } from './recall/types'
+import { BELOW_FLOOR, DEFAULT_K, MAX_K, RECALL_MODES } from './recall/types'
 import { ScopeError } from './sources'
 import { VaultPathError } from './vault/paths'
 import { PromoteError } from './vault/promote'
@@ -14,6 +14,9 @@ export const RecallQuery = z.object({
   mode: z.enum(RECALL_MODES).default('hybrid'),
   scope: z.string().trim().max(300).optional(),
   agent: z.string().trim().min(1).max(64).optional(),
+  tenant: z.string().trim().min(1).max(64).optional(),
+  /** Hits below the relevance floor: flagged (default) or dropped. */
+  floor: z.enum(BELOW_FLOOR).default('flag'),
 })
 
 export const NotesQuery = z.object({

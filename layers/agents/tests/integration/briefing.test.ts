@@ -47,7 +47,11 @@ describeOnBothDatabases('agent briefing', (database) => {
     expect(briefing.scars[0]!.title).toBe('Secret leaked in a webhook log')
     expect(briefing.scars.map(s => s.title)).not.toContain('Webhook button misaligned')
     expect(briefing.text.indexOf('Secret leaked')).toBeLessThan(briefing.text.indexOf('Webhook retried forever') === -1 ? Infinity : briefing.text.indexOf('Webhook retried forever'))
-    const frontend = await loadBriefing(deps(), { codename: 'frontend', task: 'webhook secret log retry payload', scars: 3 })
+    // The frontend's own scar must be relevant to the task: below the relevance floor (one
+    // shared word of five, a distant meaning) the briefing drops it rather than serve noise.
+    const unrelated = await loadBriefing(deps(), { codename: 'frontend', task: 'webhook secret log retry payload', scars: 3 })
+    expect(unrelated.scars.map(s => s.title)).not.toContain('Webhook button misaligned')
+    const frontend = await loadBriefing(deps(), { codename: 'frontend', task: 'webhook button retry payload', scars: 3 })
     expect(frontend.scars[0]).toMatchObject({ title: 'Webhook button misaligned', origin: 'own' })
     expect(frontend.scars.map(s => s.title)).not.toContain('Secret leaked in a webhook log')
   })

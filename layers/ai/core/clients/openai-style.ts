@@ -15,6 +15,8 @@ export interface OpenAiStyleOptions {
   maxTokensField: 'max_tokens' | 'max_completion_tokens'
   /** Send `dimensions` with embedding requests (OpenAI's text-embedding-3 models). */
   sendDimensions: boolean
+  /** Put before each text by input type (models such as e5 need `query: ` / `passage: `). */
+  inputPrefixes?: { query: string, document: string }
 }
 
 function headers(apiKey: string | undefined): Record<string, string> {
@@ -46,7 +48,8 @@ export async function openAiStyleChat(options: OpenAiStyleOptions, request: Chat
 }
 
 export async function openAiStyleEmbed(options: OpenAiStyleOptions, request: EmbedRequest): Promise<EmbedResult> {
-  const body: Record<string, unknown> = { model: request.model, input: request.texts }
+  const prefix = request.inputType ? options.inputPrefixes?.[request.inputType] ?? '' : ''
+  const body: Record<string, unknown> = { model: request.model, input: prefix ? request.texts.map(text => `${prefix}${text}`) : request.texts }
   if (options.sendDimensions) body.dimensions = request.dimensions
   const { data } = await postJson(options.fetch, options.provider, `${options.baseUrl}/embeddings`, {
     headers: headers(options.apiKey), body, timeoutMs: request.timeoutMs, signal: request.signal,

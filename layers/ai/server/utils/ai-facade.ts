@@ -9,6 +9,11 @@ export function useAiFacade(): AiFacade {
   return facade
 }
 
+/** Writes the ledger rows still queued (the server is stopping: none is lost). */
+export async function flushAiFacade(): Promise<void> {
+  await facade?.flush()
+}
+
 /** Rethrows a facade error as an HTTP error with a machine-readable body (messages already redacted). */
 export function throwAiHttpError(error: unknown): never {
   const shape = apiError(error)

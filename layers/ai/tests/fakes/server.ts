@@ -54,7 +54,8 @@ async function send(res: ServerResponse, answer: FakeAnswer, sockets: Set<Socket
   res.end(body)
 }
 
-export async function startFakeServer(responder: Responder): Promise<FakeServer> {
+/** `host`: 127.0.0.1 by default; another of this machine's addresses stands in for a remote provider. */
+export async function startFakeServer(responder: Responder, host = '127.0.0.1'): Promise<FakeServer> {
   const requests: RecordedRequest[] = []
   const queue: FakeAnswer[] = []
   const sockets = new Set<Socket>()
@@ -79,10 +80,10 @@ export async function startFakeServer(responder: Responder): Promise<FakeServer>
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>(resolve => server.listen(0, host, resolve))
   const { port } = server.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     requests,
     script: (...answers) => void queue.push(...answers),
     respond: (next) => {

@@ -51,6 +51,30 @@ describeOnBothDatabases('AI routing table', (database) => {
     expect(await ai.embed({ feature: 'memory_recall', texts: ['q'] })).toMatchObject({ provider: 'mistral' })
   })
 
+  it('reads the table at most once a second: no round trip on the calls\' path; an edit made elsewhere is seen once the second is over', async () => {
+    const { db } = database()
+    const reads: string[] = []
+    // Counts the facade's reads of ai_routing (a select on the table) through the database handle.
+    const counted = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property === 'select') reads.push('select')
+        return Reflect.get(target, property, receiver) as unknown
+      },
+    })
+    const { ai, clock } = harness(fleet.env(KEYS), { db: counted, ledger: noopLedger })
+    for (let call = 0; call < 20; call++) await ai.complete({ feature: 'atlas_classify', prompt: 'p' })
+    await ai.embed({ feature: 'memory_sync', texts: ['d'] })
+    expect(reads).toHaveLength(1)
+
+    // Another process's edit (here: straight into the table): not seen within the second…
+    await db.execute(sql`update ai_routing set complete_provider = 'anthropic', complete_model = 'claude-haiku-4-5', updated_at = now() where feature = 'atlas_classify'`)
+    expect(await ai.complete({ feature: 'atlas_classify', prompt: 'p' })).toMatchObject({ provider: 'openai' })
+    // …and used by the first call after it.
+    clock.t += 1000
+    expect(await ai.complete({ feature: 'atlas_classify', prompt: 'p' })).toMatchObject({ provider: 'anthropic', model: 'claude-haiku-4-5' })
+    expect(reads).toHaveLength(2)
+  })
+
   it('falls back to the canonical defaults when the table is empty', async () => {
     const { db } = database()
     await db.execute(sql`delete from ai_routing`)

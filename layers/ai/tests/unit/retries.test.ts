@@ -122,8 +122,9 @@ describe('retries', () => {
     const { ai, sleeps } = harness(onlyMistral())
     await expect(ai.embed({ feature: 'memory_sync', texts: ['a'] })).rejects.toThrow('All AI providers are unavailable (mistral: rate_limited)')
     expect(fleet.mistral.requests).toHaveLength(5)
-    // Backoff 750 ms, topped up to the 1.3 s throttle (550 ms more); then 1.5, 3 and 6 s.
-    expect(sleeps).toEqual([750, 550, 1500, 3000, 6000])
+    // Backoff 750 ms, 1.5, 3 and 6 s (the fake provider is on loopback: no throttle on top,
+    // embed-input.test.ts covers the remote case).
+    expect(sleeps).toEqual([750, 1500, 3000, 6000])
   })
 })
 
@@ -162,20 +163,20 @@ describe('cooldown', () => {
 })
 
 describe('embeddings', () => {
-  it('batches by 50 and waits 1.3 s between embedding requests', async () => {
+  it('batches by 50 (the fake is on loopback: no pause between requests, embed-input.test.ts has the remote case)', async () => {
     const { ai, sleeps, entries } = harness(onlyMistral())
     const texts = Array.from({ length: 120 }, (_, i) => `text ${i}`)
     const result = await ai.embed({ feature: 'memory_sync', texts, inputType: 'document' })
     expect(fleet.mistral.requests.map(r => (r.body.input as string[]).length)).toEqual([50, 50, 20])
     expect(fleet.mistral.requests[0]!.body).toMatchObject({ model: 'mistral-embed' })
-    expect(sleeps).toEqual([1300, 1300])
+    expect(sleeps).toEqual([])
     expect(result).toMatchObject({ provider: 'mistral', model: 'mistral-embed', dimensions: 1024, tokensIn: 360 })
     expect(result.vectors).toHaveLength(120)
     expect(entries.map(e => e.kind)).toEqual(['embedding', 'embedding', 'embedding'])
     expect(new Set(entries.map(e => e.callId)).size).toBe(1)
 
     await ai.embed({ feature: 'memory_recall', texts: ['next call'], inputType: 'query' })
-    expect(sleeps).toEqual([1300, 1300, 1300])
+    expect(sleeps).toEqual([])
   })
 
   it('uses the first configured substitute when the routed provider has no key, else the offline embedder', async () => {

@@ -29,7 +29,7 @@ function integer(name: string, raw: string | undefined, min: number, max: number
   return value
 }
 
-export const RECALL_USAGE = 'recall "query" [--k N] [--mode lex|sem|hybrid] [--scope all|TYPE[,TYPE…]] [--agent CODENAME] [--json]'
+export const RECALL_USAGE = 'recall "query" [--k N] [--mode lex|sem|hybrid] [--scope all|TYPE[,TYPE…]] [--agent CODENAME] [--tenant SLUG] [--drop-below-floor] [--json]'
 
 export interface RecallArgs {
   query: string
@@ -37,6 +37,9 @@ export interface RecallArgs {
   mode: RecallMode
   scope: string
   agent: string | null
+  tenant: string | null
+  /** Drop the hits below the relevance floor instead of flagging them. */
+  dropBelowFloor: boolean
   json: boolean
 }
 
@@ -46,6 +49,8 @@ export function parseRecallArgs(argv: string[]): RecallArgs {
     mode: { type: 'string' },
     scope: { type: 'string' },
     agent: { type: 'string' },
+    tenant: { type: 'string' },
+    'drop-below-floor': { type: 'boolean' },
     json: { type: 'boolean' },
   }, RECALL_USAGE, true)
   const query = positionals.join(' ').trim()
@@ -66,11 +71,13 @@ export function parseRecallArgs(argv: string[]): RecallArgs {
     mode: mode as RecallMode,
     scope,
     agent: (values.agent as string | undefined)?.trim() || null,
+    tenant: (values.tenant as string | undefined)?.trim() || null,
+    dropBelowFloor: Boolean(values['drop-below-floor']),
     json: Boolean(values.json),
   }
 }
 
-export const EVAL_USAGE = 'recall-eval [--baseline | --mode-sweep] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE]'
+export const EVAL_USAGE = 'recall-eval [--baseline | --mode-sweep] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE] [--sweep-file FILE]'
 
 export interface EvalArgs {
   action: 'gate' | 'freeze' | 'sweep'
@@ -78,6 +85,8 @@ export interface EvalArgs {
   json: boolean
   golden: string | null
   baselineFile: string | null
+  /** Where --mode-sweep keeps its JSON (default DATA_DIR/recall-eval/mode-sweep.json). */
+  sweepFile: string | null
 }
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
@@ -88,6 +97,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     'json': { type: 'boolean' },
     'golden': { type: 'string' },
     'baseline-file': { type: 'string' },
+    'sweep-file': { type: 'string' },
   }, EVAL_USAGE)
   if (values.baseline && values['mode-sweep']) throw new ArgsError('--baseline and --mode-sweep cannot be combined', EVAL_USAGE)
   let tolerance = DEFAULT_TOLERANCE
@@ -102,6 +112,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     json: Boolean(values.json),
     golden: (values.golden as string | undefined) ?? null,
     baselineFile: (values['baseline-file'] as string | undefined) ?? null,
+    sweepFile: (values['sweep-file'] as string | undefined) ?? null,
   }
 }
 

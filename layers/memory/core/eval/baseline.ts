@@ -9,8 +9,14 @@ export const DEFAULT_TOLERANCE = 0.05
 
 const MetricsShape = z.object({ recall_at_k: z.number().min(0).max(1), mrr_at_10: z.number().min(0).max(1), top1_accuracy: z.number().min(0).max(1) })
 
+/** The embedder the baseline was frozen with: metrics from another model are not comparable. */
+export const BaselineEmbedder = z.object({ provider: z.string().min(1), model: z.string().min(1), dimensions: z.number().int().min(1) })
+export type BaselineEmbedder = z.infer<typeof BaselineEmbedder>
+
 export const Baseline = z.object({
-  version: z.literal(1),
+  /** 2 records the embedder; a version 1 baseline (without it) is still read. */
+  version: z.union([z.literal(1), z.literal(2)]),
+  embedder: BaselineEmbedder.optional(),
   mode: z.enum(['hybrid', 'sem', 'lex']),
   k: z.number().int().min(1).max(100),
   queries: z.number().int().min(1),
@@ -56,6 +62,16 @@ export function readBaseline(path: string): Baseline | null {
 export function writeBaseline(path: string, baseline: Baseline): void {
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, `${JSON.stringify(baseline, null, 2)}\n`)
+}
+
+export const describeEmbedder = (embedder: BaselineEmbedder) => `${embedder.provider}/${embedder.model} (${embedder.dimensions} dimensions)`
+
+/** Why the baseline and the current embedder cannot be compared, or null when they can. */
+export function embedderMismatch(frozen: BaselineEmbedder | undefined, current: BaselineEmbedder | null): string | null {
+  if (!frozen) return null
+  if (!current) return `the baseline was frozen with ${describeEmbedder(frozen)}, and no embedding provider is available now`
+  if (frozen.provider === current.provider && frozen.model === current.model && frozen.dimensions === current.dimensions) return null
+  return `the baseline was frozen with ${describeEmbedder(frozen)}, the gate would run with ${describeEmbedder(current)}`
 }
 
 export interface Regression {

@@ -6,15 +6,17 @@
 import { inArray } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
 import { learnLessons } from '../../../../db/schema/learn'
-import { MEM_EMBEDDING_DIMENSIONS } from '../../../../db/schema/mem'
 import { parseScope, SOURCE_TYPES, sourceLink, type SourceType } from '../sources'
 import { vectorLiteral } from '../vectors/chunk'
+import { dimensionsFor } from '../vectors/dimensions'
 import type { Embedder } from '../vectors/embedder'
-import { lexicalArm, semanticArm } from './arms'
+import { fuzzyArm, lexicalArm, semanticArm } from './arms'
+import { isRelevant, semanticFloor } from './floor'
+import { fuzzyExpansions, fuzzyTsquery } from './fuzzy'
 import { countRecalls } from './counters'
 import { reciprocalRankFusion } from './fusion'
 import { ageInDays, scarFactor } from './rerank'
-import { DEFAULT_K, MAX_K, OVERFETCH, RECALL_MODES, type Candidate, type RecallHit, type RecallMode, type RecallResponse } from './types'
+import { BELOW_FLOOR, DEFAULT_K, MAX_K, OVERFETCH, RECALL_MODES, type BelowFloor, type Candidate, type RecallHit, type RecallMode, type RecallResponse } from './types'
 import { orQuery, queryWords } from './words'
 
 export class RecallInputError extends Error {
@@ -33,10 +35,14 @@ export interface RecallRequest {
   scope?: string | SourceType[]
   /** Only the sources belonging to this agent (codename). */
   agent?: string | null
+  /** A client tenant (slug): its own notes and the shared ones, never another tenant's. */
+  tenant?: string | null
   /** Leave the recall counters untouched (the evaluation harness). */
   readOnly?: boolean
   /** A query vector computed beforehand (the harness embeds its queries in batches). */
   queryVector?: { vector: number[], model: string }
+  /** Hits below the relevance floor: flagged `lowConfidence` (default) or dropped. */
+  belowFloor?: BelowFloor
 }
 
 export interface RecallDeps {
@@ -46,11 +52,13 @@ export interface RecallDeps {
   log?: (line: string) => void
   /** Receives the background counter update (the CLI awaits it before exiting). */
   background?: (work: Promise<unknown>) => void
+  /** Where RECALL_SEMANTIC_FLOOR is read (process.env by default). */
+  env?: Record<string, string | undefined>
 }
 
 const key = (candidate: Pick<Candidate, 'sourceType' | 'sourceId'>) => `${candidate.sourceType}:${candidate.sourceId}`
 
-export function validateRecallRequest(request: RecallRequest): { query: string, k: number, mode: RecallMode, types: SourceType[] } {
+export function validateRecallRequest(request: RecallRequest): { query: string, k: number, mode: RecallMode, types: SourceType[], belowFloor: BelowFloor } {
   const query = typeof request.query === 'string' ? request.query.trim() : ''
   if (!query) throw new RecallInputError('the query is empty')
   if (query.length > 2000) throw new RecallInputError('the query is longer than 2000 characters')
@@ -59,7 +67,9 @@ export function validateRecallRequest(request: RecallRequest): { query: string, 
   const mode = request.mode ?? 'hybrid'
   if (!RECALL_MODES.includes(mode)) throw new RecallInputError(`mode must be one of ${RECALL_MODES.join(', ')} (got ${String(request.mode)})`)
   const types = Array.isArray(request.scope) ? parseScope(request.scope.join(',')) : parseScope(request.scope)
-  return { query, k, mode, types }
+  const belowFloor = request.belowFloor ?? 'flag'
+  if (!BELOW_FLOOR.includes(belowFloor)) throw new RecallInputError(`belowFloor must be one of ${BELOW_FLOOR.join(', ')} (got ${String(request.belowFloor)})`)
+  return { query, k, mode, types, belowFloor }
 }
 
 interface Ranked {
@@ -100,7 +110,7 @@ function rerankArm(candidates: Candidate[], lessons: Map<string, LessonMeta>, no
     .map(({ ranked }) => ranked)
 }
 
-function toHit(ranked: Ranked, scores: Omit<RecallHit['scores'], 'rerank'>): RecallHit {
+function toHit(ranked: Ranked, scores: Omit<RecallHit['scores'], 'rerank' | 'fuzzy' | 'lexicalWords'>): RecallHit {
   const { candidate, lesson } = ranked
   return {
     rank: 0,
@@ -110,7 +120,13 @@ function toHit(ranked: Ranked, scores: Omit<RecallHit['scores'], 'rerank'>): Rec
     snippet: candidate.snippet,
     agent: candidate.agent,
     link: sourceLink(candidate.sourceType, candidate.sourceId),
-    scores: { ...scores, rerank: lesson ? { importance: lesson.importance ?? 0, ageDays: Math.round(ranked.ageDays * 10) / 10, factor: ranked.factor } : null },
+    scores: {
+      ...scores,
+      fuzzy: scores.lexical !== null && candidate.fuzzy === true,
+      lexicalWords: scores.lexical !== null ? candidate.words ?? null : null,
+      rerank: lesson ? { importance: lesson.importance ?? 0, ageDays: Math.round(ranked.ageDays * 10) / 10, factor: ranked.factor } : null,
+    },
+    lowConfidence: false,
   }
 }
 
@@ -133,7 +149,8 @@ function combine(mode: RecallMode, sem: Ranked[], lex: Ranked[]): RecallHit[] {
   }
   const semKeys = sem.map(ranked => key(ranked.candidate))
   const lexKeys = lex.map(ranked => key(ranked.candidate))
-  const byKey = new Map([...lex, ...sem].map(ranked => [key(ranked.candidate), ranked]))
+  // The lexical candidate wins: it carries the floor's word counts and the fuzzy mark.
+  const byKey = new Map([...sem, ...lex].map(ranked => [key(ranked.candidate), ranked]))
   const semByKey = new Map(sem.map((ranked, index) => [key(ranked.candidate), { score: ranked.candidate.score, rank: index + 1 }]))
   const lexByKey = new Map(lex.map((ranked, index) => [key(ranked.candidate), { score: ranked.candidate.score, rank: index + 1 }]))
   const unadjusted = new Map(reciprocalRankFusion([
@@ -157,10 +174,10 @@ function combine(mode: RecallMode, sem: Ranked[], lex: Ranked[]): RecallHit[] {
 
 export async function recall(deps: RecallDeps, request: RecallRequest): Promise<RecallResponse> {
   const startedAt = Date.now()
-  const { query, k, mode, types } = validateRecallRequest(request)
+  const { query, k, mode, types, belowFloor } = validateRecallRequest(request)
   const log = deps.log ?? (() => {})
   const now = deps.now?.() ?? new Date()
-  const filter = { types: types.length === SOURCE_TYPES.length ? null : types, agent: request.agent?.trim() || null, limit: k * OVERFETCH }
+  const filter = { types: types.length === SOURCE_TYPES.length ? null : types, agent: request.agent?.trim() || null, tenant: request.tenant?.trim().toLowerCase() || null, limit: k * OVERFETCH }
   const words = queryWords(query)
   let modeUsed: RecallMode = mode
   let fallback: RecallResponse['fallback'] = null
@@ -178,12 +195,27 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     }
   }
 
-  const [sem, lex] = await Promise.all([
-    modeUsed === 'lex' ? Promise.resolve([]) : semanticArm(deps.db, vectorLiteral(queryVector!.vector, MEM_EMBEDDING_DIMENSIONS), queryVector!.model, filter),
+  // The fuzzy search needs the expansion first; it runs alongside the two arms.
+  const fuzzy = async () => {
+    const expansions = await fuzzyExpansions(deps.db, words)
+    return { expansions, candidates: await fuzzyArm(deps.db, fuzzyTsquery(expansions), filter) }
+  }
+  const semantic = async () => semanticArm(deps.db, vectorLiteral(queryVector!.vector, await dimensionsFor(deps.db, queryVector!.vector.length)), queryVector!.model, filter)
+  const [sem, exact, typos] = await Promise.all([
+    modeUsed === 'lex' ? Promise.resolve([]) : semantic(),
     modeUsed === 'sem' ? Promise.resolve([]) : lexicalArm(deps.db, orQuery(words), filter),
+    modeUsed === 'sem' ? Promise.resolve({ expansions: [], candidates: [] }) : fuzzy(),
   ])
-  const lessons = await scarMeta(deps.db, [...sem, ...lex])
-  const hits = combine(modeUsed, rerankArm(sem, lessons, now), rerankArm(lex, lessons, now)).slice(0, k)
+  const exactKeys = new Set(exact.map(key))
+  const fuzzyOnly = typos.candidates.filter(candidate => !exactKeys.has(key(candidate)))
+  const lessons = await scarMeta(deps.db, [...sem, ...exact, ...fuzzyOnly])
+  // Fuzzy hits rank after every exact one, whatever their scores: a typo never drowns a match.
+  const lex = [...rerankArm(exact, lessons, now), ...rerankArm(fuzzyOnly, lessons, now)]
+  const floor = semanticFloor(queryVector?.model ?? null, deps.env ?? process.env)
+  const combined = combine(modeUsed, rerankArm(sem, lessons, now), lex)
+  for (const hit of combined) hit.lowConfidence = !isRelevant(hit.scores, floor)
+  const kept = belowFloor === 'drop' ? combined.filter(hit => !hit.lowConfidence) : combined
+  const hits = kept.slice(0, k)
   hits.forEach((hit, index) => {
     hit.rank = index + 1
   })
@@ -195,5 +227,12 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     else void work
   }
 
-  return { query, mode, modeUsed, k, scope: types, agent: filter.agent, words, fallback, hits, tookMs: Date.now() - startedAt }
+  return {
+    query, mode, modeUsed, k, scope: types, agent: filter.agent, tenant: filter.tenant, words, fallback,
+    expansions: typos.expansions.map(item => ({ word: item.word, stems: item.near.map(near => near.lexeme) })),
+    floor: { semantic: floor, belowFloor, dropped: combined.length - kept.length },
+    lowConfidence: hits.every(hit => hit.lowConfidence),
+    hits,
+    tookMs: Date.now() - startedAt,
+  }
 }

@@ -20,6 +20,10 @@ export interface Candidate {
   agent: string | null
   /** Cosine similarity (sem) or ts_rank (lex). */
   score: number
+  /** Lexical only: found through the expansion of a misspelt word, not by an exact word. */
+  fuzzy?: boolean
+  /** Lexical only: how many of the query's stems the document holds, of all of them. */
+  words?: { matched: number, total: number }
 }
 
 export interface HitScores {
@@ -31,6 +35,10 @@ export interface HitScores {
   lexical: number | null
   /** Position in the lexical arm after the scar re-rank. */
   lexicalRank: number | null
+  /** The lexical match came from a misspelt word's expansion only (ranked after every exact one). */
+  fuzzy: boolean
+  /** Lexical: the query's stems the document holds, of all of them (the relevance floor's test). */
+  lexicalWords: { matched: number, total: number } | null
   /** Hybrid only: Σ 1/(60 + rank) over the arms, on the re-ranked positions. */
   rrf: number | null
   /** Before the scar re-rank: the arm's score (sem, lex) or the RRF of the raw positions (hybrid). */
@@ -50,7 +58,13 @@ export interface RecallHit {
   agent: string | null
   link: string | null
   scores: HitScores
+  /** Below the relevance floor (floor.ts): neither an exact word nor a close enough meaning. */
+  lowConfidence: boolean
 }
+
+/** What recall does with the hits below the relevance floor: flag them, or drop them (briefings). */
+export const BELOW_FLOOR = ['flag', 'drop'] as const
+export type BelowFloor = typeof BELOW_FLOOR[number]
 
 export interface RecallResponse {
   query: string
@@ -60,9 +74,16 @@ export interface RecallResponse {
   k: number
   scope: SourceType[]
   agent: string | null
+  tenant: string | null
   /** The words the lexical arm OR-ed. */
   words: string[]
   fallback: { from: RecallMode, reason: string } | null
+  /** Misspelt words and the stems they were expanded to. */
+  expansions: Array<{ word: string, stems: string[] }>
+  /** The relevance floor applied: the semantic similarity, and how many hits below it were dropped. */
+  floor: { semantic: number, belowFloor: BelowFloor, dropped: number }
+  /** No hit reached the floor: the vault has nothing relevant to say (hits, if any, are flagged). */
+  lowConfidence: boolean
   hits: RecallHit[]
   tookMs: number
 }

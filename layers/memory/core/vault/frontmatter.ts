@@ -17,6 +17,10 @@ export interface ParsedNote {
   title: string
   type: string | null
   tags: string[]
+  /** The client tenant (slug) the note is filed under: `tenant:` (or `client:`) in the front matter. */
+  tenant: string | null
+  /** The agent (codename) the note belongs to: `agent:` in the front matter. */
+  agent: string | null
   body: string
   links: string[]
 }
@@ -61,6 +65,13 @@ function normaliseTags(value: unknown): string[] {
   return [...new Set(tags)]
 }
 
+/** A slug-like front matter value (a tenant, an agent): trimmed, lower case, at most 64 characters; null otherwise. */
+function slugValue(value: unknown): string | null {
+  if (typeof value !== 'string') return null
+  const slug = value.trim().toLowerCase()
+  return /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u.test(slug) ? slug : null
+}
+
 function firstHeading(body: string): string | null {
   const match = /^#\s+(.+?)\s*#*\s*$/m.exec(body)
   return match ? match[1]!.trim() : null
@@ -76,6 +87,8 @@ export function parseNote(text: string, fileName: string): ParsedNote {
     title: declaredTitle ?? firstHeading(body) ?? fileName.replace(/\.md$/i, ''),
     type,
     tags: normaliseTags(frontmatter.tags),
+    tenant: slugValue(frontmatter.tenant ?? frontmatter.client),
+    agent: slugValue(frontmatter.agent),
     body,
     links: extractWikiLinks(body),
   }

@@ -6,6 +6,8 @@ import type { AiFacade } from '../../../ai/core/facade'
 export interface EmbeddingTarget {
   provider: string
   model: string
+  /** The dimension the provider will be asked for (the routing table's params.dimensions). */
+  dimensions?: number
 }
 
 export interface Embedded {
@@ -31,7 +33,7 @@ export function facadeEmbedder(ai: Pick<AiFacade, 'embed' | 'embeddingTarget'>, 
   return {
     target: async () => {
       const target = await ai.embeddingTarget(options.feature)
-      return target ? { provider: target.provider, model: target.model } : null
+      return target ? { provider: target.provider, model: target.model, dimensions: target.dimensions } : null
     },
     embed: async (texts, inputType) => {
       const result = await ai.embed({ feature: options.feature, texts, inputType, tenant: options.tenant })

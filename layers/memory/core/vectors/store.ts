@@ -1,7 +1,8 @@
 // mem_embeddings: read fingerprints, upsert on (source_type, source_id), delete, purge.
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
-import { MEM_EMBEDDING_DIMENSIONS, memEmbeddings } from '../../../../db/schema/mem'
+import { memEmbeddings } from '../../../../db/schema/mem'
+import { dimensionsFor } from './dimensions'
 import type { SourceType } from '../sources'
 
 export interface StoredFingerprint {
@@ -19,6 +20,7 @@ export interface EmbeddingRow {
   model: string
   embedding: number[]
   agent: string | null
+  tenant: string | null
   metadata: Record<string, unknown>
 }
 
@@ -31,8 +33,9 @@ export async function storedFingerprints(db: Db, type: SourceType, ids?: string[
 
 export async function upsertEmbeddings(db: Db, rows: EmbeddingRow[]): Promise<void> {
   if (rows.length === 0) return
+  const dimensions = await dimensionsFor(db, rows[0]!.embedding.length)
   for (const row of rows) {
-    if (row.embedding.length !== MEM_EMBEDDING_DIMENSIONS) throw new Error(`${row.sourceType}:${row.sourceId}: the model answered a ${row.embedding.length}-dimension vector; the index holds ${MEM_EMBEDDING_DIMENSIONS}`)
+    if (row.embedding.length !== dimensions) throw new Error(`${row.sourceType}:${row.sourceId}: the model answered a ${row.embedding.length}-dimension vector; the index holds ${dimensions} (to change it: npm run memory:reembed)`)
     if (row.embedding.some(value => !Number.isFinite(value))) throw new Error(`${row.sourceType}:${row.sourceId}: the vector holds a non-finite value`)
   }
   await db.insert(memEmbeddings).values(rows).onConflictDoUpdate({
@@ -45,6 +48,7 @@ export async function upsertEmbeddings(db: Db, rows: EmbeddingRow[]): Promise<vo
       model: sql`excluded.model`,
       embedding: sql`excluded.embedding`,
       agent: sql`excluded.agent`,
+      tenant: sql`excluded.tenant`,
       metadata: sql`excluded.metadata`,
       updatedAt: sql`now()`,
     },

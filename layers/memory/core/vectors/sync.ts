@@ -89,6 +89,7 @@ export async function embedAndStore(db: Db, embedder: Embedder, type: SourceType
     model: result.model,
     embedding: result.vectors[index]!,
     agent: item.document.agent ?? null,
+    tenant: item.document.tenant ?? null,
     metadata: item.document.metadata ?? {},
   }))
   await upsertEmbeddings(db, rows)

@@ -88,6 +88,26 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
     expect((await gate()).code).toBe(0)
   }, PROCESS_TEST_TIMEOUT)
 
+  it('exits 2 naming both embedders when the baseline was frozen with another one', async () => {
+    const shipped = readBaseline(SHIPPED_BASELINE)!
+    expect(shipped.embedder).toEqual({ provider: 'offline', model: 'offline-hash-1024', dimensions: 1024 })
+    const file = join(folders.root, 'other-embedder.json')
+    writeFileSync(file, JSON.stringify({ ...shipped, embedder: { provider: 'mistral', model: 'mistral-embed', dimensions: 1024 } }))
+    const result = await gate(['--baseline-file', file])
+    expect(result.code, result.output).toBe(2)
+    expect(result.output).toContain('embedder mismatch: the baseline was frozen with mistral/mistral-embed (1024 dimensions), the gate would run with offline/offline-hash-1024 (1024 dimensions)')
+    const json = await gate(['--baseline-file', file, '--json'])
+    expect(json.code).toBe(2)
+    expect(JSON.parse(json.output.trim().split('\n').pop()!)).toMatchObject({ status: 'embedder_mismatch', baseline: { model: 'mistral-embed' }, current: { model: 'offline-hash-1024' } })
+    // A version 1 baseline (no embedder recorded) still gates, and says so.
+    const legacy = join(folders.root, 'legacy.json')
+    const { embedder: _embedder, ...rest } = shipped
+    writeFileSync(legacy, JSON.stringify({ ...rest, version: 1 }))
+    const old = await gate(['--baseline-file', legacy])
+    expect(old.code, old.output).toBe(0)
+    expect(old.output).toContain('does not say which embedder froze it')
+  }, PROCESS_TEST_TIMEOUT)
+
   it('exits 2 without a baseline', async () => {
     const missing = join(folders.root, 'no-baseline.json')
     const result = await gate(['--baseline-file', missing])
@@ -103,15 +123,20 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
     const frozen = await gate(['--baseline', '--baseline-file', file])
     expect(frozen.code, frozen.output).toBe(0)
     const baseline = readBaseline(file)!
-    expect(baseline).toMatchObject({ version: 1, mode: 'hybrid', k: 5, queries: parseGolden(readFileSync(GOLDEN, 'utf8'), GOLDEN).queries.length })
+    expect(baseline).toMatchObject({ version: 2, embedder: { provider: 'offline', model: 'offline-hash-1024', dimensions: 1024 }, mode: 'hybrid', k: 5, queries: parseGolden(readFileSync(GOLDEN, 'utf8'), GOLDEN).queries.length })
     expect(baseline.metrics).toEqual(readBaseline(SHIPPED_BASELINE)!.metrics)
     expect((await gate(['--baseline-file', file, '--tol', '0'])).code).toBe(0)
 
-    const sweep = await gate(['--mode-sweep', '--json'])
+    const sweepFile = join(folders.root, 'sweeps', 'mode-sweep.json')
+    const sweep = await gate(['--mode-sweep', '--json', '--sweep-file', sweepFile])
     expect(sweep.code, sweep.output).toBe(0)
     const report = JSON.parse(sweep.output.trim().split('\n').pop()!)
     expect(report.modes.map((mode: { mode: string }) => mode.mode)).toEqual(['lex', 'sem', 'hybrid'])
     expect(report.modes[2].metrics).toEqual(baseline.metrics)
+    // The sweep is kept as a JSON artefact: the same figures, the embedder, every query's detail.
+    const artefact = JSON.parse(readFileSync(sweepFile, 'utf8'))
+    expect(artefact).toMatchObject({ status: 'sweep', embedder: baseline.embedder, modes: report.modes })
+    expect(artefact.queriesDetail[2].queries).toHaveLength(baseline.queries)
   }, PROCESS_TEST_TIMEOUT)
 
   it('--tol sets how much regression is tolerated', async () => {
@@ -143,4 +168,34 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
       expect(results[index]!.output).toMatch(message)
     })
   }, PROCESS_TEST_TIMEOUT)
+})
+
+describeOnBothDatabases('recall evaluation gate on a database without its corpus', (database) => {
+  let folders: MemoryFolders
+  beforeAll(() => {
+    folders = memoryFolders()
+  })
+  afterAll(() => folders.remove())
+  const env = () => ({ DATABASE_URL: database().url, DATA_DIR: folders.root, ...OFFLINE_ENV })
+
+  it('exits 2 with "corpus not present: run …", not 1; the seed command then makes it pass (0)', async () => {
+    const absent = await runTs('scripts/recall-eval.ts', [], { env: env() })
+    expect(absent.code, absent.output).toBe(2)
+    expect(absent.output).toMatch(/^corpus not present: run `npm run recall:eval:seed` on an empty database .* the index holds 0 of the \d+ sources it expects$/m)
+    expect(absent.output).not.toContain('REGRESSION')
+    const json = await runTs('scripts/recall-eval.ts', ['--json'], { env: env() })
+    expect(json.code).toBe(2)
+    expect(JSON.parse(json.output.trim().split('\n').pop()!)).toMatchObject({ status: 'corpus_not_present', present: 0, seed: 'npm run recall:eval:seed' })
+
+    const seeded = await runTs('scripts/recall-eval-seed.ts', [], { env: env() })
+    expect(seeded.code, seeded.output).toBe(0)
+    expect(seeded.output).toMatch(/corpus seeded: 8 note\(s\) .* embedded by offline\/offline-hash-1024/)
+    const gate = await runTs('scripts/recall-eval.ts', [], { env: env() })
+    expect(gate.code, gate.output).toBe(0)
+    expect(gate.output).toContain('gate: pass')
+    // Seeding again is refused: the corpus never mixes with memory already there.
+    const again = await runTs('scripts/recall-eval-seed.ts', [], { env: env() })
+    expect(again.code).toBe(2)
+    expect(again.output).toMatch(/already holds memory/)
+  }, PROCESS_TEST_TIMEOUT * 2)
 })

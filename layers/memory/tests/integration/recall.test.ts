@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq, inArray } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
@@ -5,6 +7,7 @@ import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { runTs } from '../../../../tests/helpers/processes'
 import { PROCESS_TEST_TIMEOUT, runMany } from '../fixtures/processes'
 import { learnLessons } from '../../../../db/schema/learn'
+import { matches } from '../../core/eval/metrics'
 import { recall, RecallInputError } from '../../core/recall/engine'
 import { recallBeforeCreation } from '../../core/recall/before-creation'
 import { RRF_K } from '../../core/recall/types'
@@ -177,6 +180,26 @@ describeOnBothDatabases('recall', (database) => {
     await db.update(learnLessons).set({ archivedAt: null }).where(eq(learnLessons.id, ocr.id))
   })
 
+  it('the relevance floor, calibrated on the golden set: its expected hits above it, questions the corpus cannot answer below', async () => {
+    const { db } = database()
+    const golden = JSON.parse(readFileSync(fileURLToPath(new URL('../../eval/golden.json', import.meta.url)), 'utf8')) as { k: number, queries: Array<{ query: string, expected: string[] }> }
+    const found: boolean[] = []
+    for (const item of golden.queries) {
+      const response = await recall({ db, embedder: offlineEmbedder(db) }, { query: item.query, k: golden.k, readOnly: true })
+      expect(response.lowConfidence, item.query).toBe(false)
+      for (const expected of item.expected) {
+        const hit = response.hits.find(candidate => matches(expected, candidate))
+        if (hit) found.push(!hit.lowConfidence)
+      }
+    }
+    // 30 of the 31 expected hits found stand above the floor (README, "the relevance floor").
+    expect(found.filter(Boolean).length / found.length).toBeGreaterThanOrEqual(0.95)
+    for (const question of ['Quelle est la recette de la tarte aux pommes ?', 'horaires des marées à Brest', 'combien de chats vivent au Japon', 'météo de demain', 'le prix du kilo de tomates bio']) {
+      const response = await recall({ db, embedder: offlineEmbedder(db) }, { query: question, k: 5, readOnly: true, belowFloor: 'drop' })
+      expect(response, question).toMatchObject({ lowConfidence: true, hits: [] })
+    }
+  })
+
   it('refuses bad input with the reason', async () => {
     const { db } = database()
     const deps = { db, embedder: offlineEmbedder(db) }
@@ -187,6 +210,7 @@ describeOnBothDatabases('recall', (database) => {
     await expect(recall(deps, { query: 'x', mode: 'fuzzy' as never })).rejects.toThrow(/mode must be one of hybrid, sem, lex/)
     await expect(recall(deps, { query: 'x', scope: 'gossip' })).rejects.toThrow(ScopeError)
     await expect(recall(deps, { query: 'x'.repeat(2001) })).rejects.toThrow(/longer than 2000/)
+    await expect(recall(deps, { query: 'x', belowFloor: 'hide' as never })).rejects.toThrow(/belowFloor must be one of flag, drop/)
     // Words of fewer than three characters only: nothing lexical to search, no error.
     expect((await recall(deps, { query: 'a b', mode: 'lex', readOnly: true })).hits).toEqual([])
   })

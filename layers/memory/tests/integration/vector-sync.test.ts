@@ -44,7 +44,7 @@ describeOnBothDatabases('vector sync', (database) => {
     expect(byType(report, 'procedure')).toMatchObject({ embedded: CORPUS_PROCEDURES.length })
     expect(byType(report, 'iteration')).toMatchObject({ embedded: CORPUS_ITERATIONS.length })
     expect(byType(report, 'project')).toMatchObject({ documents: 2, embedded: 2 }) // the done chantier is not an ongoing project
-    expect(report.target).toEqual({ provider: 'offline', model: 'offline-hash-1024' })
+    expect(report.target).toEqual({ provider: 'offline', model: 'offline-hash-1024', dimensions: 1024 })
     expect(embedder.batches.every(size => size <= 50)).toBe(true)
     expect(report.embedCalls).toBe(embedder.calls)
 
@@ -57,7 +57,7 @@ describeOnBothDatabases('vector sync', (database) => {
     }
     expect(rows.find(row => row.sourceType === 'reflex' && row.sourceId === 'MEMORY.md')).toBeUndefined()
     expect(rows.find(row => row.sourceType === 'agent' && row.sourceId === 'securite')).toMatchObject({ title: 'Mitnick — Responsable sécurité', agent: 'securite' })
-    const [tsv] = await db.execute<{ matches: boolean }>(sql`select tsv @@ to_tsquery('french', 'déploiement') as matches from mem_embeddings where source_type = 'scar' and title = 'Deploy without smoke test'`)
+    const [tsv] = await db.execute<{ matches: boolean }>(sql`select tsv @@ to_tsquery('synedre_french', 'deploiement') as matches from mem_embeddings where source_type = 'scar' and title = 'Deploy without smoke test'`)
     expect(tsv!.matches).toBe(true)
   })
 

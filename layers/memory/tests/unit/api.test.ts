@@ -7,9 +7,9 @@ import { PromoteError } from '../../core/vault/promote'
 
 describe('memory API', () => {
   it('checks the recall query string, with the defaults', () => {
-    expect(RecallQuery.parse({ q: ' smoke ' })).toEqual({ q: 'smoke', k: 5, mode: 'hybrid' })
-    expect(RecallQuery.parse({ q: 'x', k: '12', mode: 'lex', scope: 'scars', agent: 'backend' })).toEqual({ q: 'x', k: 12, mode: 'lex', scope: 'scars', agent: 'backend' })
-    for (const bad of [{}, { q: ' ' }, { q: 'x', k: '0' }, { q: 'x', k: '101' }, { q: 'x', k: 'ten' }, { q: 'x', mode: 'fuzzy' }, { q: 'x'.repeat(2001) }]) {
+    expect(RecallQuery.parse({ q: ' smoke ' })).toEqual({ q: 'smoke', k: 5, mode: 'hybrid', floor: 'flag' })
+    expect(RecallQuery.parse({ q: 'x', k: '12', mode: 'lex', scope: 'scars', agent: 'backend', tenant: 'acme', floor: 'drop' })).toEqual({ q: 'x', k: 12, mode: 'lex', scope: 'scars', agent: 'backend', tenant: 'acme', floor: 'drop' })
+    for (const bad of [{}, { q: ' ' }, { q: 'x', k: '0' }, { q: 'x', k: '101' }, { q: 'x', k: 'ten' }, { q: 'x', mode: 'fuzzy' }, { q: 'x'.repeat(2001) }, { q: 'x', floor: 'hide' }, { q: 'x', tenant: 'a'.repeat(65) }]) {
       expect(RecallQuery.safeParse(bad).success, JSON.stringify(bad).slice(0, 40)).toBe(false)
     }
     expect(NotesQuery.safeParse({ space: 'attic' }).success).toBe(false)

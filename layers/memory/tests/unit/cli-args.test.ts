@@ -3,8 +3,8 @@ import { ArgsError, parseEvalArgs, parseRecallArgs, parseUserModelArgs } from '.
 
 describe('recall flags', () => {
   it('reads the query (all positionals) and the options, with the defaults', () => {
-    expect(parseRecallArgs(['smoke', 'test'])).toEqual({ query: 'smoke test', k: 5, mode: 'hybrid', scope: 'all', agent: null, json: false })
-    expect(parseRecallArgs(['q', '--k', '12', '--mode', 'lex', '--scope', 'scars,doctrine', '--agent', ' backend ', '--json'])).toEqual({ query: 'q', k: 12, mode: 'lex', scope: 'scars,doctrine', agent: 'backend', json: true })
+    expect(parseRecallArgs(['smoke', 'test'])).toEqual({ query: 'smoke test', k: 5, mode: 'hybrid', scope: 'all', agent: null, tenant: null, dropBelowFloor: false, json: false })
+    expect(parseRecallArgs(['q', '--k', '12', '--mode', 'lex', '--scope', 'scars,doctrine', '--agent', ' backend ', '--tenant', 'acme', '--drop-below-floor', '--json'])).toEqual({ query: 'q', k: 12, mode: 'lex', scope: 'scars,doctrine', agent: 'backend', tenant: 'acme', dropBelowFloor: true, json: true })
     expect(parseRecallArgs(['--k=3', 'q'])).toMatchObject({ k: 3 })
   })
 
@@ -27,8 +27,9 @@ describe('recall flags', () => {
 
 describe('evaluation harness flags', () => {
   it('gate by default; --baseline freezes; --mode-sweep compares; --tol, --golden, --baseline-file', () => {
-    expect(parseEvalArgs([])).toEqual({ action: 'gate', tolerance: 0.05, json: false, golden: null, baselineFile: null })
-    expect(parseEvalArgs(['--baseline', '--json', '--golden', 'g.json', '--baseline-file', 'b.json'])).toEqual({ action: 'freeze', tolerance: 0.05, json: true, golden: 'g.json', baselineFile: 'b.json' })
+    expect(parseEvalArgs([])).toEqual({ action: 'gate', tolerance: 0.05, json: false, golden: null, baselineFile: null, sweepFile: null })
+    expect(parseEvalArgs(['--baseline', '--json', '--golden', 'g.json', '--baseline-file', 'b.json'])).toEqual({ action: 'freeze', tolerance: 0.05, json: true, golden: 'g.json', baselineFile: 'b.json', sweepFile: null })
+    expect(parseEvalArgs(['--mode-sweep', '--sweep-file', 's.json']).sweepFile).toBe('s.json')
     expect(parseEvalArgs(['--mode-sweep', '--tol', '0'])).toMatchObject({ action: 'sweep', tolerance: 0 })
   })
 

@@ -42,7 +42,10 @@ describe('scar re-rank', () => {
 describe('lexical query words', () => {
   it('keeps words of three characters or more, lower-cased, deduplicated, accents kept', () => {
     expect(queryWords('Le déploiement a échoué : DEPLOIEMENT, échoué!')).toEqual(['déploiement', 'échoué', 'deploiement'])
-    expect(orQuery(queryWords('slug seo-technique pg_boss'))).toBe('slug | seo | technique | boss')
+    // An identifier stays whole, searched as the phrase of its parts (short parts kept).
+    expect(queryWords('slug seo-technique pg_boss')).toEqual(['slug', 'seo-technique', 'pg_boss'])
+    expect(orQuery(queryWords('slug seo-technique pg_boss'))).toBe('slug | (seo <-> technique) | (pg <-> boss)')
+    expect(orQuery(queryWords('docs/api.v2 -- x-'))).toBe('(docs <-> api <-> v2)')
   })
 
   it('cannot inject a tsquery operator', () => {

@@ -9,6 +9,8 @@ export interface SourceDocument {
   text: string
   /** The agent the document belongs to (scars, iterations), for agent-first recall. */
   agent?: string | null
+  /** The client tenant the document belongs to (a note's front matter), for recall's tenant filter. */
+  tenant?: string | null
   metadata?: Record<string, unknown>
 }
 

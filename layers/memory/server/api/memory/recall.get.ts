@@ -10,7 +10,7 @@ export default defineEventHandler(async (event) => {
       db: await useDb(),
       embedder: await useMemoryEmbedder('memory_recall'),
       log: line => console.warn(line),
-    }, { query: query.q, k: query.k, mode: query.mode, scope: query.scope, agent: query.agent })
+    }, { query: query.q, k: query.k, mode: query.mode, scope: query.scope, agent: query.agent, tenant: query.tenant, belowFloor: query.floor })
   }
   catch (error) {
     throwMemoryHttpError(error)

@@ -1,0 +1,31 @@
+// The vector index's dimension as the database has it: 1024 as migrated (the seed's), or
+// what the last re-embed (reembed.ts) swapped in. Read once per database handle, and again
+// when a vector of another length comes (another process may have swapped the index since).
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../../../db/client'
+
+const known = new WeakMap<object, number>()
+
+export async function indexDimensions(db: Db): Promise<number> {
+  const cached = known.get(db)
+  if (cached !== undefined) return cached
+  const [row] = await db.execute<{ dimensions: number }>(sql`
+    select atttypmod as dimensions from pg_attribute
+    where attrelid = 'mem_embeddings'::regclass and attname = 'embedding' and not attisdropped`)
+  const dimensions = Number(row?.dimensions)
+  if (!Number.isInteger(dimensions) || dimensions < 1) throw new Error(`mem_embeddings.embedding has no fixed dimension (atttypmod ${String(row?.dimensions)})`)
+  known.set(db, dimensions)
+  return dimensions
+}
+
+export function forgetIndexDimensions(db: Db): void {
+  known.delete(db)
+}
+
+/** The index's dimension for a vector of `length`: read again once when they differ. */
+export async function dimensionsFor(db: Db, length: number): Promise<number> {
+  const dimensions = await indexDimensions(db)
+  if (dimensions === length) return dimensions
+  forgetIndexDimensions(db)
+  return await indexDimensions(db)
+}
