@@ -1,6 +1,6 @@
 // The real collaborators of the briefing, from the memory and worksites domains: hybrid
-// recall over scars (below the relevance floor dropped: a briefing gets no least-bad noise) (layers/memory recall engine), or over scars and victories for a spawn,
-// the user model's core slice (getProfile + formatForBriefing), the chantier brief
+// recall over scars (layers/memory recall engine), or over scars and victories for a spawn,
+// hits below the relevance floor dropped (a briefing gets no least-bad noise); the user model's core slice (getProfile + formatForBriefing), the chantier brief
 // (work_chantiers) and a tenant's mission brief (clients.config.missionBrief).
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
