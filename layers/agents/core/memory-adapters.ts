@@ -1,7 +1,8 @@
 // The real collaborators of the briefing, from the memory and worksites domains: hybrid
 // recall over scars (layers/memory recall engine), or over scars and victories for a spawn,
-// hits below the relevance floor dropped (a briefing gets no least-bad noise); the user model's core slice (getProfile + formatForBriefing), the chantier brief
-// (work_chantiers) and a tenant's mission brief (clients.config.missionBrief).
+// hits below the relevance floor dropped (a briefing gets no least-bad noise); the user
+// model's core slice (getProfile + formatForBriefing), the chantier brief (work_chantiers)
+// and a tenant's mission brief (clients.config.missionBrief).
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { clients } from '../../../db/schema/clients'
