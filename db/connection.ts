@@ -35,6 +35,37 @@ export function connect(url: string, max: number): Sql {
   return postgres(url, { max, onnotice: () => {}, connect_timeout: 10, idle_timeout: 30 })
 }
 
+/**
+ * drizzle runs every query through `sql.unsafe`, which postgres.js never prepares: each
+ * parametrised query then costs a Parse/Describe round trip before its Bind/Execute and is
+ * planned again each time. Preparing them (as postgres.js already does for its tagged
+ * templates) halves the round trips of the hub's reads; a query without parameters stays a
+ * simple query, so multi-statement text keeps working.
+ */
+export function preparing(sql: Sql): Sql {
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver)
+      if (property === 'unsafe') {
+        return (text: string, args?: unknown[], options?: Record<string, unknown>) =>
+          Array.isArray(args) && args.length > 0
+            ? target.unsafe(text, args as never, { ...options, prepare: true })
+            : target.unsafe(text, args as never, options)
+      }
+      // A transaction's (and a savepoint's) handle is another client: prepare through it too.
+      if (property === 'begin' || property === 'savepoint') {
+        return (...params: unknown[]) => {
+          const index = params.findIndex(param => typeof param === 'function')
+          const callback = params[index] as (client: Sql) => unknown
+          params[index] = (client: Sql) => callback(preparing(client))
+          return (value as (...args: unknown[]) => unknown).apply(target, params)
+        }
+      }
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
+
 export async function checkServer(sql: Sql, url: string): Promise<void> {
   try {
     await sql`select 1`
@@ -75,5 +106,5 @@ export async function connectDatabase(url: string, options: { max?: number, kind
     await sql.end({ timeout: 1 }).catch(() => {})
     throw error
   }
-  return { db: drizzle(sql, { schema }), sql, url, kind: options.kind ?? 'external', close: () => sql.end({ timeout: 5 }) }
+  return { db: drizzle(preparing(sql), { schema }), sql, url, kind: options.kind ?? 'external', close: () => sql.end({ timeout: 5 }) }
 }

@@ -2,6 +2,8 @@ import { expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../helpers/databases'
 import { recordAudit } from '../../db/audit'
 import { migrateDatabase } from '../../db/migrate'
+import { eq, sql as raw } from 'drizzle-orm'
+import { hubUsers } from '../../db/schema'
 
 describeOnBothDatabases('database', (database) => {
   it('has pgvector and the foundation tables', async () => {
@@ -55,6 +57,18 @@ describeOnBothDatabases('database', (database) => {
     await expect(q`delete from hub_audit`).rejects.toThrow(/append-only/)
     const rows = await q`select action from hub_audit where actor = 'test'`
     expect(rows.map(r => r.action)).toEqual(['probe'])
+  })
+
+  it('prepares drizzle\'s parametrised queries, in and out of a transaction, and keeps simple ones simple', async () => {
+    const { db } = database()
+    const probe = 'prepared-probe@example.test'
+    const prepared = await db.transaction(async (tx) => {
+      expect(await tx.select({ id: hubUsers.id }).from(hubUsers).where(eq(hubUsers.email, probe))).toEqual([])
+      return tx.execute<{ statement: string }>(raw`select statement from pg_prepared_statements`)
+    })
+    expect(prepared.map(row => row.statement).filter(text => text.includes('"hub_users"') && text.includes('$1')).length).toBeGreaterThan(0)
+    // Without parameters, text with two statements still runs (a simple query cannot be prepared).
+    await expect(db.execute(raw.raw('select 1; select 2'))).resolves.toBeDefined()
   })
 })
 

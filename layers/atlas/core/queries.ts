@@ -120,6 +120,9 @@ export async function listInbox(db: Db, filters: InboxFilters = {}): Promise<Inb
     const { total, counts } = pageRows[0]!
     return { items: pageRows.map(({ total: _total, counts: _counts, ...item }) => item), counts, total, page, pageSize }
   }
+  // Every inbox row has its message (a non-null foreign key), so an unfiltered first page
+  // with no row means an empty inbox: nothing left to count (a fresh installation's case).
+  if (!where && page === 1) return { items: [], counts: {}, total: 0, page, pageSize }
   const countRows = await db.select({
     status: atlasInbox.status,
     n: sql<number>`count(*)::int`,
