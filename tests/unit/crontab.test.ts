@@ -50,5 +50,6 @@ describe('crontab parser', () => {
     expect(renderSystemCrontab('* * * * * $SYNEDRE_HOME/scripts/automate lock-guardian\n', '/opt/synedre')).toBe(
       'SYNEDRE_HOME=/opt/synedre\n* * * * * $SYNEDRE_HOME/scripts/automate lock-guardian\n',
     )
+    expect(renderSystemCrontab('x\n', '/opt/synedre', '/etc/synedre/synedre.env')).toBe('SYNEDRE_HOME=/opt/synedre\nSYNEDRE_ENV_FILE=/etc/synedre/synedre.env\nx\n')
   })
 })

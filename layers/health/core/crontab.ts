@@ -65,6 +65,7 @@ export function parseCrontab(text: string, file: string, knownAutomations: reado
 }
 
 /** The crontab for the system cron: the project's location filled in. */
-export function renderSystemCrontab(text: string, home: string): string {
-  return `SYNEDRE_HOME=${home}\n${text}`
+export function renderSystemCrontab(text: string, home: string, envFile?: string): string {
+  // cron gives jobs almost no environment: scripts/automate reads this file when it is named.
+  return `SYNEDRE_HOME=${home}\n${envFile ? `SYNEDRE_ENV_FILE=${envFile}\n` : ''}${text}`
 }
