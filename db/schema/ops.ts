@@ -61,7 +61,31 @@ export const opsAlerts = pgTable('ops_alerts', {
   resolvedAt: timestamp('resolved_at', { withTimezone: true }),
 }, table => [uniqueIndex('ops_alerts_kind_subject_holder_key').on(table.kind, table.subject, table.holder)])
 
+/**
+ * The spawn workers, one row per worker process: where it runs, which version, how many
+ * spawns it holds, its last heartbeat. A worker that stops heartbeating without having said
+ * it stopped is a host gone silent (the health page shows it).
+ */
+export const opsWorkers = pgTable('ops_workers', {
+  id: text('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  version: text('version').notNull(),
+  /** `drain` (the crontab's run-then-exit worker) or `forever` (a long-lived worker host). */
+  mode: text('mode').notNull(),
+  running: integer('running').notNull().default(0),
+  /** How often it promised to heartbeat; silent past three of these. */
+  heartbeatEveryMs: integer('heartbeat_every_ms').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+  stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+}, table => [
+  index('ops_workers_host_heartbeat_idx').on(table.host, table.heartbeatAt),
+  check('ops_workers_running_check', sql`${table.running} >= 0`),
+])
+
 export type OpsAutomation = typeof opsAutomations.$inferSelect
 export type OpsCronRun = typeof opsCronRuns.$inferSelect
 export type OpsLock = typeof opsLocks.$inferSelect
 export type OpsAlert = typeof opsAlerts.$inferSelect
+export type OpsWorker = typeof opsWorkers.$inferSelect

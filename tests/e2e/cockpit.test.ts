@@ -12,7 +12,7 @@ import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../helpers/hub
 import { launchBrowser, signInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 import { atlasInbox } from '../../db/schema/atlas'
-import { opsAlerts } from '../../db/schema/ops'
+import { opsAlerts, opsWorkers } from '../../db/schema/ops'
 import { classifiedMessage } from '../../layers/atlas/tests/fixtures/spawn/seed'
 import { syncAutomations } from '../../layers/health/core/automations'
 import { DEFAULT_CRONTAB, readCrontab } from '../../automates/supervisor'
@@ -65,6 +65,11 @@ beforeAll(async () => {
       select now() - n * interval '1 minute', 'reviewer-' || lpad((31 - n)::text, 2, '0') || '@studio.test', 'paging_probe', 'probe-' || n, '{}'
       from generate_series(1, 30) n`)
     await db.insert(opsAlerts).values({ kind: 'zombie_lease', subject: 'automate:atlas-collect', holder: 'host-a:4242', message: 'The lease of atlas-collect has no live holder since 20 minutes.' })
+    // Two worker hosts: one heartbeating, one silent for 10 minutes (killed, or gone).
+    await db.insert(opsWorkers).values([
+      { id: 'w-live', host: 'worker-live', pid: 11, version: '0.1.0', mode: 'forever', running: 2, heartbeatEveryMs: 60_000 },
+      { id: 'w-gone', host: 'worker-gone', pid: 12, version: '0.1.0', mode: 'forever', running: 1, heartbeatEveryMs: 60_000, startedAt: new Date(Date.now() - 3_600_000), heartbeatAt: new Date(Date.now() - 600_000) },
+    ])
   }
   finally {
     await database.close()
@@ -231,6 +236,16 @@ describe('the dashboard conventions', () => {
     await page.getByTestId('atlas-headers').waitFor()
     // The detail page's trail leads back.
     expect(await page.getByTestId('breadcrumbs').innerText()).toContain('Atlas inbox')
+  })
+
+  it('shows each host\'s spawn workers on the health page, and the host that went silent', async () => {
+    await page.goto(`${hub.url}/hub/health`)
+    const table = page.getByTestId('workers-table')
+    await table.getByText('worker-live').waitFor()
+    const rows = await table.locator('tbody tr').allInnerTexts()
+    expect(rows.find(row => row.includes('worker-live'))).toMatch(/working[\s\S]*2[\s\S]*0\.1\.0/)
+    expect(rows.find(row => row.includes('worker-gone'))).toMatch(/silent/)
+    expect(await page.getByTestId('workers-silent').innerText()).toContain('worker-gone')
   })
 
   it('finds an agent and a page with the palette, from the sidebar button too', async () => {

@@ -5,6 +5,7 @@
 // escalation, the registry's counters), spawn-lessons.ts (every outcome a lesson).
 import { randomUUID } from 'node:crypto'
 import type { LeaseOwner } from '../../../health/core/leases'
+import { registerWorker, type WorkerPresence } from '../../../health/core/workers'
 import { processSpawnJob } from './job'
 import { acquireSlot, globalSlotName, hostSlotName, releaseAll } from './leases'
 import { queueMessage, recover } from './orchestrator'
@@ -32,14 +33,50 @@ const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) 
  */
 export async function runSpawnWorker(deps: WorkerDeps, options: { mode: 'drain' | 'forever', maxJobs?: number } = { mode: 'drain' }): Promise<WorkerReport> {
   const report: WorkerReport = { processed: 0, outcomes: [] }
-  const { config, db } = deps
+  const { config } = deps
   const workerId = randomUUID()
   const running = new Set<Promise<void>>()
   const idle = async () => {
     if (running.size > 0) await Promise.race([...running, sleep(config.pollMs, deps.signal)])
     else await sleep(config.pollMs, deps.signal)
   }
-  if (!config.disabled) await retryLostSpawns(deps)
+  const presence = await announce(deps, workerId, options.mode, () => running.size)
+  try {
+    if (!config.disabled) await retryLostSpawns(deps)
+    await work(deps, options, report, workerId, running, idle)
+    await Promise.allSettled([...running])
+  }
+  finally {
+    await presence?.stop().catch((error: Error) => deps.log(`[atlas-spawn-worker] could not record this worker's stop: ${error.message}`))
+  }
+  return report
+}
+
+/** Registers this worker in the roll call and heartbeats it; the health page reads it. */
+async function announce(deps: WorkerDeps, workerId: string, mode: string, running: () => number): Promise<{ stop: () => Promise<void> } | undefined> {
+  let presence: WorkerPresence
+  try {
+    presence = await registerWorker(deps.db, { id: workerId, host: deps.host, pid: deps.pid, mode, heartbeatEveryMs: deps.config.heartbeatMs })
+  }
+  catch (error) {
+    // The roll call is for people watching; a worker that cannot join it still works.
+    deps.log(`[atlas-spawn-worker] could not register this worker (the health page will not list it): ${(error as Error).message}`)
+    return undefined
+  }
+  const timer = setInterval(() => {
+    presence.beat(running()).catch((error: Error) => deps.log(`[atlas-spawn-worker] heartbeat not recorded: ${error.message}`))
+  }, deps.config.heartbeatMs)
+  timer.unref()
+  return {
+    stop: async () => {
+      clearInterval(timer)
+      await presence.stop()
+    },
+  }
+}
+
+async function work(deps: WorkerDeps, options: { mode: 'drain' | 'forever', maxJobs?: number }, report: WorkerReport, workerId: string, running: Set<Promise<void>>, idle: () => Promise<void>): Promise<void> {
+  const { config, db } = deps
   while (!deps.signal?.aborted) {
     if (config.disabled) {
       deps.log('[atlas-spawn-worker] the spawn engine is disabled (ATLAS_SPAWN_DISABLED=1): no job is taken')
@@ -93,8 +130,6 @@ export async function runSpawnWorker(deps: WorkerDeps, options: { mode: 'drain' 
       })
     running.add(task)
   }
-  await Promise.allSettled([...running])
-  return report
 }
 
 /**

@@ -6,7 +6,10 @@ import { hostname } from 'node:os'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../../tests/helpers/databases'
 import { runTs, startTs } from '../../../../../tests/helpers/processes'
+import { eq } from 'drizzle-orm'
+import { opsWorkers } from '../../../../../db/schema'
 import { readLease } from '../../../../health/core/leases'
+import { listHostWorkers } from '../../../../health/core/workers'
 import { messageLeaseName } from '../../../core/spawn/leases'
 import { isAlive, spawnProcesses } from '../../../core/spawn/processes'
 import { startEngine, type Engine } from '../../fixtures/spawn/engine'
@@ -51,5 +54,15 @@ describeOnBothDatabases('A SIGKILLed spawn worker', (database) => {
     // The hung agent of the killed worker did not outlive it.
     await expect.poll(() => spawnProcesses({ spawnId: lost!.id }).length, { timeout: 15_000 }).toBe(0)
     expect(isAlive(lost!.agentPid!)).toBe(false)
+    // The roll call: the killed worker never said it stopped, the next one did; once the
+    // killed one has missed three heartbeats its host reads as silent.
+    const workers = await db.select().from(opsWorkers).where(eq(opsWorkers.host, hostname()))
+    const killed = workers.find(row => row.pid === worker.child.pid)
+    expect(killed).toMatchObject({ stoppedAt: null, mode: 'drain' })
+    expect(workers.filter(row => row.pid !== worker.child.pid && row.stoppedAt !== null).length).toBeGreaterThanOrEqual(1)
+    const later = new Date(killed!.heartbeatAt.getTime() + 3 * killed!.heartbeatEveryMs + 1_000)
+    const host = (await listHostWorkers(db, { now: later })).find(row => row.host === hostname())
+    expect(host).toMatchObject({ state: 'silent', running: 0 })
+    expect(host!.workers.find(row => row.id === killed!.id)?.state).toBe('silent')
   }, 150_000)
 })

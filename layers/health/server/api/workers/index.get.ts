@@ -1,0 +1,6 @@
+import { listHostWorkers } from '../../../core/workers'
+
+// The spawn workers by host: state, last heartbeat, running spawns, version (any signed-in role).
+export default defineEventHandler(async () => {
+  return await listHostWorkers(await useDb())
+})
