@@ -27,7 +27,7 @@ export const SUGGEST_SYSTEM = [
   'For "reflex", diff_after is the single line to add.',
 ].join(' ')
 
-export interface SuggestionCandidate extends Pick<LearnLesson, 'id' | 'kind' | 'title' | 'description' | 'checkAdded' | 'tags' | 'agent' | 'tenantId' | 'importance'> {}
+export type SuggestionCandidate = Pick<LearnLesson, 'id' | 'kind' | 'title' | 'description' | 'checkAdded' | 'tags' | 'agent' | 'tenantId' | 'importance'>
 
 export interface ParsedSuggestion {
   destination: LearnDestination

@@ -10,7 +10,8 @@ import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { agents } from '../../../../db/schema/agents'
 import { learnAudit, learnSuggestions, type LearnDestination } from '../../../../db/schema/learn'
 import { suggestionStats } from '../../core/suggestions'
-import { applySuggestion, modifyAndApplySuggestion, rejectSuggestion, ValidationError } from '../../core/validation'
+import type { ValidationError } from '../../core/validation';
+import { applySuggestion, modifyAndApplySuggestion, rejectSuggestion } from '../../core/validation'
 import { clearLessons, lesson, seedWorld, tempFolders } from '../fixtures/world'
 
 const OPERATOR = 'operator@studio.test'
