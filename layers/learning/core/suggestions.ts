@@ -70,10 +70,10 @@ export async function listAudit(db: Db, filters: { subjectKind?: string, subject
   return db.select().from(learnAudit).where(and(...where)).orderBy(desc(learnAudit.at), desc(learnAudit.id)).limit(Math.min(filters.limit ?? 100, 500))
 }
 
-/** Changes whenever a lesson or a suggestion is added or decided: the live page refreshes then. */
+/** Changes whenever a lesson is added, changed or recalled, or a suggestion added or decided: the live page refreshes then. */
 export async function learningVersion(db: Db): Promise<string> {
   const [row] = await db.select({
-    lessons: sql<string>`(select coalesce(max(${learnLessons.id}), 0) || ':' || coalesce(max(${learnLessons.updatedAt})::text, '') || ':' || count(*) from ${learnLessons})`,
+    lessons: sql<string>`(select coalesce(max(${learnLessons.id}), 0) || ':' || coalesce(max(${learnLessons.updatedAt})::text, '') || ':' || coalesce(max(${learnLessons.lastRecalledAt})::text, '') || ':' || count(*) from ${learnLessons})`,
     suggestions: sql<string>`(select coalesce(max(${learnSuggestions.id}), 0) || ':' || coalesce(max(${learnSuggestions.decidedAt})::text, '') || ':' || count(*) filter (where ${learnSuggestions.status} = 'pending') from ${learnSuggestions})`,
   }).from(sql`(select 1) as one`)
   return `${row?.lessons ?? ''}|${row?.suggestions ?? ''}`
