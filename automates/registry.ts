@@ -9,6 +9,8 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'vector-sync': async () => (await import('./vector-sync')).default,
   'atlas-spawn': async () => (await import('./atlas-spawn')).default,
   'atlas-spawn-worker': async () => (await import('./atlas-spawn-worker')).default,
+  'learning-classify': async () => (await import('./learning-classify')).default,
+  'learning-suggest': async () => (await import('./learning-suggest')).default,
 }
 
 export const automateNames = Object.keys(automates)

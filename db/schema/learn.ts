@@ -1,7 +1,7 @@
 // The learning family (learn_*). The Memory issue created the minimal tables the vector
 // sync indexes (scars and victories in the lessons registry, doctrines, drills, procedures);
 // the Learning issue extends them (suggestions, audit, classifier columns, …).
-import { bigserial, boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 
 /** Lesson kinds (§4.1): failures (scars), successes (victories) and legacy categories. */
@@ -28,6 +28,8 @@ export const learnLessons = pgTable('learn_lessons', {
   agent: text('agent'),
   /** The tenant (clients.id) the lesson was learnt for; null for a studio-wide lesson. */
   tenantId: uuid('tenant_id'),
+  /** The project (work_projects.id) it was learnt on; null when none. */
+  projectId: uuid('project_id'),
   /** The spawn the lesson came from (atlas_spawns.id); null for one recorded by a person. */
   sourceSpawnId: uuid('source_spawn_id'),
   /** Who recorded it: the automate's name or the person's e-mail. */
@@ -35,16 +37,85 @@ export const learnLessons = pgTable('learn_lessons', {
   recallCount: integer('recall_count').notNull().default(0),
   lastRecalledAt: timestamp('last_recalled_at', { withTimezone: true }),
   archivedAt: timestamp('archived_at', { withTimezone: true }),
+  // The scar classifier's qualification (§4.6). The learnable verdict is NOT written to
+  // `learnable`: it is the `learnable:true|false` prefix of the rationale, as the seed documents.
+  errorType: text('error_type'),
+  /** 1 (cosmetic) – 5 (critical), re-estimated by the classifier. */
+  severity: integer('severity'),
+  classifierConfidence: real('classifier_confidence'),
+  classifierRationale: text('classifier_rationale'),
+  classifierTags: text('classifier_tags').array().notNull().default([]),
+  /** Set when qualified, or when the model's answer was refused (then classifier_error says why). */
+  classifiedAt: timestamp('classified_at', { withTimezone: true }),
+  classifierError: text('classifier_error'),
+  classifyAttempts: integer('classify_attempts').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, table => [
   index('learn_lessons_kind_idx').on(table.kind),
+  index('learn_lessons_tenant_idx').on(table.tenantId),
   index('learn_lessons_source_spawn_idx').on(table.sourceSpawnId),
   // The later importance run looks for the lessons still unscored.
   index('learn_lessons_unscored_idx').on(table.createdAt).where(sql`importance is null and archived_at is null`),
   check('learn_lessons_kind_check', sql`${table.kind} in ('failure', 'success', 'convention', 'pattern', 'bug')`),
   check('learn_lessons_importance_check', sql`${table.importance} is null or ${table.importance} between 0 and 10`),
   check('learn_lessons_recall_count_check', sql`${table.recallCount} >= 0`),
+  check('learn_lessons_severity_check', sql`${table.severity} is null or ${table.severity} between 1 and 5`),
+  check('learn_lessons_confidence_check', sql`${table.classifierConfidence} is null or ${table.classifierConfidence} between 0 and 1`),
+])
+
+/** The six destinations of a suggestion (§4.2). */
+export const LEARN_DESTINATIONS = ['directive', 'hooks', 'reflex', 'inbox', 'skill', 'project'] as const
+export type LearnDestination = typeof LEARN_DESTINATIONS[number]
+/** pending → applied (as proposed) | modified (applied after a person's edit) | refused. */
+export const LEARN_SUGGESTION_STATUSES = ['pending', 'applied', 'modified', 'refused'] as const
+export type LearnSuggestionStatus = typeof LEARN_SUGGESTION_STATUSES[number]
+
+/**
+ * The suggestion log: one proposal per lesson (the unique lesson id makes the engine
+ * idempotent), waiting for a person. Nothing here is ever applied without a learn_audit row.
+ */
+export const learnSuggestions = pgTable('learn_suggestions', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  lessonId: bigint('lesson_id', { mode: 'number' }).notNull().references(() => learnLessons.id, { onDelete: 'cascade' }),
+  destination: text('destination').$type<LearnDestination>().notNull(),
+  suggestion: text('suggestion').notNull(),
+  diffBefore: text('diff_before').notNull().default(''),
+  diffAfter: text('diff_after').notNull().default(''),
+  status: text('status').$type<LearnSuggestionStatus>().notNull().default('pending'),
+  /** The lesson's agent and tenant, copied so the feed filters without a join. */
+  agent: text('agent'),
+  tenantId: uuid('tenant_id'),
+  provider: text('provider'),
+  model: text('model'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  decidedAt: timestamp('decided_at', { withTimezone: true }),
+  decidedBy: text('decided_by'),
+  /** Where applying wrote it (a reflex line number, a vault path, an agent's key checks). */
+  appliedTarget: text('applied_target'),
+}, table => [
+  uniqueIndex('learn_suggestions_lesson_uq').on(table.lessonId),
+  index('learn_suggestions_status_idx').on(table.status, table.createdAt),
+  check('learn_suggestions_destination_check', sql`${table.destination} in ('directive', 'hooks', 'reflex', 'inbox', 'skill', 'project')`),
+  check('learn_suggestions_status_check', sql`${table.status} in ('pending', 'applied', 'modified', 'refused')`),
+  check('learn_suggestions_decided_check', sql`(${table.status} = 'pending') = (${table.decidedAt} is null)`),
+])
+
+/** The learning audit log: append-only trace of every human decision on the loop's proposals. */
+export const learnAudit = pgTable('learn_audit', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** suggestion (this issue); debrief and skill_proposal for the loop's other proposals. */
+  subjectKind: text('subject_kind').notNull(),
+  subjectId: text('subject_id').notNull(),
+  /** applied, modified, refused. */
+  action: text('action').notNull(),
+  operator: text('operator').notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  /** The diff as decided (before, after, destination, where it was written). */
+  diff: jsonb('diff').$type<Record<string, unknown>>().notNull().default({}),
+}, table => [
+  index('learn_audit_subject_idx').on(table.subjectKind, table.subjectId),
+  index('learn_audit_at_idx').on(table.at),
 ])
 
 /** Doctrine rules; only active ones are indexed. */
@@ -77,6 +148,8 @@ export const learnProcedures = pgTable('learn_procedures', {
 })
 
 export type LearnLesson = typeof learnLessons.$inferSelect
+export type LearnSuggestion = typeof learnSuggestions.$inferSelect
+export type LearnAuditEntry = typeof learnAudit.$inferSelect
 export type LearnDoctrine = typeof learnDoctrines.$inferSelect
 export type LearnDrill = typeof learnDrills.$inferSelect
 export type LearnProcedure = typeof learnProcedures.$inferSelect

@@ -7,9 +7,7 @@ export const domain: DomainDescriptor = {
   icon: 'i-lucide-graduation-cap',
   summary: 'Scars, lessons and the suggestions they lead to, each waiting for a human.',
   planned: [
-    'Scars recorded from every error',
-    'Lessons and suggestions to validate',
-    'Skill proposals',
+    'Post-project debriefs',
     'Nightly consolidation reports',
   ],
 }

@@ -1,15 +1,10 @@
-import { z } from 'zod'
-import { LESSON_LIST_KINDS, listLessons } from '../../../core/lessons'
+import { listLessons } from '../../../core/lessons'
+import { LessonQuery } from '../../../shared/api'
 
-const Query = z.object({
-  kind: z.enum(LESSON_LIST_KINDS).optional(),
-  agent: z.string().trim().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/).max(64).optional(),
-  q: z.string().trim().max(200).optional(),
-  archived: z.enum(['0', '1']).optional(),
-})
-
-// Any signed-in role: the scars and victories, newest first, with their recall record.
+// Any signed-in role: the scars and victories, newest first, with their recall record and
+// the spawns they were injected into.
 export default defineEventHandler(async (event) => {
-  const query = await getValidatedQuery(event, Query.parse)
-  return { lessons: await listLessons(await useDb(), { kind: query.kind, agent: query.agent, q: query.q || undefined, archived: query.archived === '1' }) }
+  const query = await learningQuery(event, LessonQuery)
+  const archived = query.archived === '1' ? 'include' : query.archived === '0' ? 'hide' : query.archived
+  return { lessons: await listLessons(await useDb(), { kind: query.kind, agent: query.agent, tenantId: query.tenant, minImportance: query.minImportance, q: query.q || undefined, archived }) }
 })

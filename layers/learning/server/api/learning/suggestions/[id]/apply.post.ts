@@ -1,0 +1,9 @@
+import { applySuggestion } from '../../../../../core/validation'
+import { ApplyBody, SuggestionId } from '../../../../../shared/api'
+
+// Operators and founders: apply the suggestion as proposed (writes its destination and the audit log).
+export default defineEventHandler(async (event) => {
+  const { id } = await learningParams(event, SuggestionId)
+  const body = await learningBody(event, ApplyBody)
+  return await learningCall(async () => applySuggestion(await useValidationDeps(), id, currentUser(event).email, body))
+})
