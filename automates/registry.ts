@@ -9,6 +9,9 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'vector-sync': async () => (await import('./vector-sync')).default,
   'atlas-spawn': async () => (await import('./atlas-spawn')).default,
   'atlas-spawn-worker': async () => (await import('./atlas-spawn-worker')).default,
+  'learning-debrief': async () => (await import('./learning-debrief')).default,
+  'learning-skill-detector': async () => (await import('./learning-skill-detector')).default,
+  'learning-proposal-monitor': async () => (await import('./learning-proposal-monitor')).default,
 }
 
 export const automateNames = Object.keys(automates)
