@@ -27,7 +27,7 @@ CREATE TABLE "learn_skill_proposals" (
 	"decision_note" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "learn_skill_proposals_status_check" CHECK ("learn_skill_proposals"."status" in ('pending', 'promoted', 'rejected')),
-	CONSTRAINT "learn_skill_proposals_decision_check" CHECK (("learn_skill_proposals"."status" = 'pending') = ("learn_skill_proposals"."decided_by" is null and "learn_skill_proposals"."decided_at" is null))
+	CONSTRAINT "learn_skill_proposals_decision_check" CHECK (("learn_skill_proposals"."status" = 'pending' and "learn_skill_proposals"."decided_by" is null and "learn_skill_proposals"."decided_at" is null) or ("learn_skill_proposals"."status" <> 'pending' and "learn_skill_proposals"."decided_by" is not null and "learn_skill_proposals"."decided_at" is not null))
 );
 --> statement-breakpoint
 ALTER TABLE "skills" ADD CONSTRAINT "skills_source_proposal_id_learn_skill_proposals_id_fk" FOREIGN KEY ("source_proposal_id") REFERENCES "public"."learn_skill_proposals"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

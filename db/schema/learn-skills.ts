@@ -39,7 +39,7 @@ export const learnSkillProposals = pgTable('learn_skill_proposals', {
   uniqueIndex('learn_skill_proposals_pending_fingerprint_key').on(table.fingerprint).where(sql`status = 'pending'`),
   check('learn_skill_proposals_status_check', sql`${table.status} in ('pending', 'promoted', 'rejected')`),
   // A decision is recorded with its author and time, and only on a decided proposal.
-  check('learn_skill_proposals_decision_check', sql`(${table.status} = 'pending') = (${table.decidedBy} is null and ${table.decidedAt} is null)`),
+  check('learn_skill_proposals_decision_check', sql`(${table.status} = 'pending' and ${table.decidedBy} is null and ${table.decidedAt} is null) or (${table.status} <> 'pending' and ${table.decidedBy} is not null and ${table.decidedAt} is not null)`),
 ])
 
 export type LearnSkillProposal = typeof learnSkillProposals.$inferSelect

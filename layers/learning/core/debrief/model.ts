@@ -103,7 +103,7 @@ async function agentCliAttempt(deps: DebriefModelDeps, system: string, prompt: s
     rmSync(cwd, { recursive: true, force: true })
     await deps.recordLedger?.({
       callId: randomUUID(), at: new Date(startedAt), kind: 'completion', provider: 'anthropic', via: 'agent-cli', model: outcome.model, modelRequested: model,
-      feature: DEBRIEF_FEATURE, tenant: options.tenant ?? null, actor: options.actor ?? null, attempt, outcome: outcome.ok ? 'success' : 'error',
+      feature: DEBRIEF_FEATURE, tenant: options.tenant ?? null, actor: options.actor ?? null, attempt, outcome: outcome.ok ? 'ok' : 'failed',
       error: outcome.error, httpStatus: null, tokensIn: outcome.tokensIn, tokensOut: outcome.tokensOut, reportedCostUsd: outcome.cost, durationMs: Date.now() - startedAt, failoverChain: [],
     }).catch(error => deps.log?.(`[debrief] ledger row not written: ${(error as Error).message}`))
   }

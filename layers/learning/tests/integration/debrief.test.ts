@@ -122,7 +122,7 @@ describeOnBothDatabases('post-project debrief', (database) => {
     expect(note).toContain('## 5. One tool to create')
     expect(note).toContain('(agent-cli)')
     expect(model.requests()).toHaveLength(0)
-    expect(ledger).toMatchObject([{ via: 'agent-cli', feature: 'learning_debrief', outcome: 'success', tokensIn: 900, tokensOut: 300 }])
+    expect(ledger).toMatchObject([{ via: 'agent-cli', feature: 'learning_debrief', outcome: 'ok', tokensIn: 900, tokensOut: 300 }])
     expect(permanent()).toEqual([])
     // A second debrief the same day is its own draft: the first one is not overwritten.
     const again = await runDebrief(deps(), { project: site.project.id, actor: 'op@studio.test' })
@@ -137,7 +137,7 @@ describeOnBothDatabases('post-project debrief', (database) => {
     expect(report.via).toBe('facade')
     expect(report.attempts.map(a => `${a.via}:${a.ok}`)).toEqual(['agent-cli:false', 'agent-cli:false', 'facade:false', 'facade:true'])
     expect(sleeps).toEqual([AGENT_CLI_PAUSE_MS]) // the pause between the CLI's attempts; the loopback provider skips the backoff
-    expect(ledger.map(e => e.outcome)).toEqual(['error', 'error'])
+    expect(ledger.map(e => e.outcome)).toEqual(['failed', 'failed'])
     expect(model.system()).toContain('## 3. Top 3 patterns to standardise')
     expect(model.prompt()).toContain('Deploy without smoke test')
     expect(readFileSync(join(folders.vaultDir, report.notePath!), 'utf8')).toContain('scripted 5')
