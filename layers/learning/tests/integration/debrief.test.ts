@@ -59,7 +59,7 @@ describeOnBothDatabases('post-project debrief', (database) => {
   })
 
   function deps(agent: { mode?: string, bin?: string } = {}) {
-    const env = { ...model.env, SPAWN_AGENT_BIN: agent.bin ?? AGENT, DEBRIEF_AGENT_MODE: agent.mode ?? 'ok', DEBRIEF_AGENT_LOG: agentLog, PATH: process.env.PATH }
+    const env: Record<string, string | undefined> = { ...model.env, SPAWN_AGENT_BIN: agent.bin ?? AGENT, DEBRIEF_AGENT_MODE: agent.mode ?? 'ok', DEBRIEF_AGENT_LOG: agentLog, PATH: process.env.PATH }
     return {
       db: database().db, vaultDir: folders.vaultDir, now: () => new Date('2026-11-30T10:00:00Z'),
       model: { ai: model.facade(database().db), env, runner: spawnProcess, sleep: async (ms: number) => void sleeps.push(ms), recordLedger: async (entry: LedgerEntry) => void ledger.push(entry) },
