@@ -11,6 +11,7 @@ import { learnSkillProposals } from '../../db/schema/learn-skills'
 import { skills } from '../../db/schema/skills'
 import { startScriptedModel, type ScriptedModel } from '../../layers/atlas/tests/fakes/model'
 import { DEBRIEF_SECTIONS } from '../../layers/learning/core/debrief/prompt'
+import type { SkillProposalView } from '../../layers/learning/core/skills/proposals'
 import { worksite } from '../../layers/worksites/tests/fixtures/world'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 
@@ -35,13 +36,23 @@ afterAll(async () => {
   await model?.close()
 })
 
-async function api(method: string, path: string, who: keyof typeof cookies, body?: unknown): Promise<{ status: number, json: Record<string, any> }> {
+interface Answer {
+  data?: Record<string, unknown>
+  notePath: string
+  proposals: SkillProposalView[]
+  stats: { byStatus: Record<string, number> }
+  skill: Record<string, unknown>
+  proposal: Record<string, unknown>
+  [key: string]: unknown
+}
+
+async function api(method: string, path: string, who: keyof typeof cookies, body?: unknown): Promise<{ status: number, json: Answer }> {
   const response = await fetch(`${hub.url}/api/learning${path}`, {
     method,
     headers: { cookie: cookies[who], ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
     body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
   })
-  return { status: response.status, json: await response.json() as Record<string, any> }
+  return { status: response.status, json: await response.json() as Answer }
 }
 
 describe('learning debriefs and skill proposals through the hub', () => {
@@ -72,8 +83,8 @@ describe('learning debriefs and skill proposals through the hub', () => {
     ]).returning()
     const listed = await api('GET', '/skill-proposals?status=pending', 'viewer')
     expect(listed.status).toBe(200)
-    expect(listed.json.proposals.map((p: { name: string }) => p.name).sort()).toEqual(['screenshot-first', 'tests-twice'])
-    expect(listed.json.proposals.find((p: { name: string }) => p.name === 'screenshot-first').evidence).toEqual([{ spawnId: '00000000-0000-4000-8000-000000000001', excerpt: 'took a screenshot' }])
+    expect(listed.json.proposals.map(p => p.name).sort()).toEqual(['screenshot-first', 'tests-twice'])
+    expect(listed.json.proposals.find(p => p.name === 'screenshot-first')!.evidence).toEqual([{ spawnId: '00000000-0000-4000-8000-000000000001', excerpt: 'took a screenshot' }])
     expect(listed.json.stats.byStatus).toMatchObject({ pending: 2 })
     expect((await api('GET', '/skill-proposals?status=maybe', 'viewer')).status).toBe(400)
 
