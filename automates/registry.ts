@@ -11,6 +11,9 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'atlas-spawn-worker': async () => (await import('./atlas-spawn-worker')).default,
   'learning-classify': async () => (await import('./learning-classify')).default,
   'learning-suggest': async () => (await import('./learning-suggest')).default,
+  'learning-debrief': async () => (await import('./learning-debrief')).default,
+  'learning-skill-detector': async () => (await import('./learning-skill-detector')).default,
+  'learning-proposal-monitor': async () => (await import('./learning-proposal-monitor')).default,
 }
 
 export const automateNames = Object.keys(automates)

@@ -20,6 +20,8 @@ const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['PATCH', /^\/api\/automations\/[^/]+$/],
   // The user model: who the founder is, how they work (issue 15, Deliver 5).
   ['PUT', /^\/api\/memory\/user-model\/[^/]+$/],
+  // The skills registry: only the founder promotes (or rejects) a skill proposal (issue 18, Deliver 6).
+  ['POST', /^\/api\/learning\/skill-proposals\/[^/]+\/(promote|reject)$/],
 ]
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
