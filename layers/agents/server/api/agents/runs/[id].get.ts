@@ -1,0 +1,8 @@
+import { RunIdParams, runView } from '../../../../core/engine/api'
+
+// One run with its steps, approvals, sources, model, tokens and cost (the person it acted for, or a founder).
+export default defineEventHandler(async (event) => {
+  const { id } = agentParams(event, RunIdParams)
+  const user = currentUser(event)
+  return await agentCall(async () => runView(await useDb(), id, user))
+})

@@ -1,0 +1,10 @@
+import { listRuns } from '../../../../core/engine/api'
+import { personLimits, personUsage } from '../../../../core/engine/usage'
+
+// The signed-in person's runs (a founder sees everyone's), with their usage of the last 24 hours and their limits.
+export default defineEventHandler(async (event) => {
+  const user = currentUser(event)
+  const db = await useDb()
+  const [items, usage] = await Promise.all([listRuns(db, user), personUsage(db, user.email, new Date())])
+  return { items, usage, limits: personLimits(process.env) }
+})
