@@ -1,6 +1,6 @@
 // What a person does to a run: decide an approval (the run resumes once none is pending),
 // undo a write from its snapshot, rerun (a new run linked to the old one).
-import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import type { ChatMessage, ToolCall } from '../../../ai/core/clients/types'
 import { agentApprovals, agentRunSteps } from '../../../../db/schema/agent-runs'
 import { hubAudit } from '../../../../db/schema/hub'
@@ -59,6 +59,20 @@ export async function decideApproval(deps: EngineDeps, approvalId: string, decis
   if ((await pendingApprovals(deps.db, run.id)).length > 0) return (await getRun(deps.db, run.id))!
   await updateRun(deps.db, run.id, { status: 'running' })
   return await driveRun(deps, run.id)
+}
+
+/**
+ * Pending approvals past their 72 hours become `expired`, their steps too, and the runs that
+ * waited on them fail (approval_expired): read before a run or the runs list is shown.
+ */
+export async function expireStaleApprovals(db: EngineDeps['db'], at: Date): Promise<number> {
+  const expired = await db.update(agentApprovals).set({ status: 'expired' })
+    .where(and(eq(agentApprovals.status, 'pending'), lte(agentApprovals.expiresAt, at))).returning({ runId: agentApprovals.runId, stepId: agentApprovals.stepId })
+  for (const row of expired) {
+    await db.update(agentRunSteps).set({ status: 'expired', error: 'approval_expired: not decided within 72 hours' }).where(eq(agentRunSteps.id, row.stepId))
+    await db.execute(sql`update agent_runs set status = 'failed', error = 'approval_expired', ended_at = ${at.toISOString()}::timestamptz, updated_at = now() where id = ${row.runId}::uuid and status = 'awaiting_approval'`)
+  }
+  return expired.length
 }
 
 /** Applies a write's snapshot back (once); refused for a write that is not undoable. */

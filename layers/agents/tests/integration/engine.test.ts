@@ -23,14 +23,14 @@ import { syncVectors } from '../../../memory/core/vectors/sync'
 import { offlineEmbedder } from '../../../memory/tests/fixtures/embedders'
 import { memoryFolders } from '../../../memory/tests/fixtures/folders'
 import { worksite } from '../../../worksites/tests/fixtures/world'
-import { decideApproval, rerun, undoWrite } from '../../core/engine/actions'
+import { decideApproval, expireStaleApprovals, rerun, undoWrite } from '../../core/engine/actions'
 import type { RunContextRequest } from '../../core/engine/context'
 import { EngineError } from '../../core/engine/errors'
 import { firstToolRegistry } from '../../core/engine/first-tools'
 import { startRun, type EngineDeps } from '../../core/engine/loop'
 import { PROMPT_LAYER_ORDER } from '../../core/engine/prompt'
 import { grantStandingApproval, revokeStandingApproval } from '../../core/engine/standing'
-import { runSteps } from '../../core/engine/store'
+import { getRun, runSteps } from '../../core/engine/store'
 import { UsageLimitError } from '../../core/engine/usage'
 import { seedAgents } from '../../core/seed'
 
@@ -161,6 +161,13 @@ describeOnBothDatabases('agent engine', (database) => {
     const [step] = await db.select().from(agentRunSteps).where(eq(agentRunSteps.id, second!.stepId))
     expect(step).toMatchObject({ status: 'rejected', error: `denied by ${OPERATOR.email}: not now` })
     expect(await db.select().from(atlasSpawns).where(eq(atlasSpawns.taskId, otherTaskId))).toEqual([])
+
+    // Nobody decided within 72 hours: the sweep expires the approval and fails the run.
+    const forgotten = await startRun(deps, context(plan([{ call: 'start_spawn', input: { taskId: otherTaskId } }])))
+    const [waiting] = await db.select().from(agentApprovals).where(eq(agentApprovals.runId, forgotten.id))
+    expect(await expireStaleApprovals(db, new Date(waiting!.requestedAt.getTime() + 71 * 3600_000))).toBe(0)
+    expect(await expireStaleApprovals(db, new Date(waiting!.expiresAt.getTime() + 1))).toBe(1)
+    expect(await getRun(db, forgotten.id)).toMatchObject({ status: 'failed', error: 'approval_expired' })
   })
 
   it('a standing approval lets the agent spawn without asking until it is revoked (both audited)', async () => {
