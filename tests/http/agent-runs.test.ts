@@ -36,7 +36,7 @@ let jobId = ''
 let taskId = ''
 
 beforeAll(async () => {
-  hub = await startHub({ env: { AI_OFFLINE: '1', VAULT_DIR: vaultDir } })
+  hub = await startHub({ args: ['--no-supervisor'], env: { AI_OFFLINE: '1', ATLAS_SPAWN_DISABLED: '1', VAULT_DIR: vaultDir } })
   cookies = await signInEveryRole(hub)
   database = await hubDatabase(hub, 2)
   const { db } = database
