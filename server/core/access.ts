@@ -16,6 +16,12 @@ const OWN_SESSION: Array<[string, RegExp]> = [
   ['POST', /^\/api\/auth\/password$/],
 ]
 
+/** Writes a viewer may make: asking their own agent (it runs with their permissions: it only reads). */
+const VIEWER_WRITES: Array<[string, RegExp]> = [
+  ['POST', /^\/api\/agents\/runs$/],
+  ['POST', /^\/api\/agents\/runs\/[^/]+\/rerun$/],
+]
+
 const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['PATCH', /^\/api\/automations\/[^/]+$/],
   // The user model: who the founder is, how they work (issue 15, Deliver 5).
@@ -31,7 +37,7 @@ export function requirementFor(method: string, path: string): Requirement {
   const route = path.split('?')[0]!.replace(/\/+$/, '') || '/'
   if (PUBLIC.some(([m, p]) => m === verb && p === route)) return { public: true }
   if (FOUNDER_ONLY.some(([m, p]) => m === verb && p.test(route))) return { public: false, minRole: 'founder' }
-  if (READ_METHODS.has(verb) || OWN_SESSION.some(([m, p]) => m === verb && p.test(route))) return { public: false, minRole: 'viewer' }
+  if (READ_METHODS.has(verb) || [...OWN_SESSION, ...VIEWER_WRITES].some(([m, p]) => m === verb && p.test(route))) return { public: false, minRole: 'viewer' }
   return { public: false, minRole: 'operator' }
 }
 

@@ -9,7 +9,7 @@ import type { CallMeta, FacadeContext } from './context'
 import { logOnce } from './context'
 import { AiAbortedError, AiUnavailableError, ProviderError, type FailedProvider } from './errors'
 import { asProviderError, runWithRetries } from './attempts'
-import type { ChatRequest } from './clients/types'
+import type { ChatRequest, ToolCall } from './clients/types'
 
 export interface ChatPlan {
   order: ProviderId[]
@@ -17,6 +17,8 @@ export interface ChatPlan {
   firstModel?: string
   /** Realignment targets for every other provider. */
   defaults: Partial<Record<ProviderId, string>>
+  /** false: never answer from the offline provider in place of the plan (a pinned run). */
+  offlineFallback?: boolean
 }
 
 export interface ChatOutcome {
@@ -30,6 +32,10 @@ export interface ChatOutcome {
   durationMs: number
   offline: boolean
   failoverChain: string[]
+  /** The ledger's call id (every attempt's row carries it: the cost of the call is theirs). */
+  callId: string
+  /** Tool calls of the answer (tool calling only). */
+  toolCalls: ToolCall[]
 }
 
 export type ChatParams = Omit<ChatRequest, 'model'>
@@ -71,6 +77,8 @@ async function attempt(ctx: FacadeContext, meta: CallMeta, provider: ProviderId,
     durationMs: ctx.now() - meta.startedAt,
     offline: provider === 'offline',
     failoverChain: chain,
+    callId: meta.callId,
+    toolCalls: result.toolCalls ?? [],
   }
 }
 
@@ -111,7 +119,7 @@ export async function chatWithFailover(ctx: FacadeContext, meta: CallMeta, plan:
       ctx.log(`[ai] ${meta.feature}: ${message} — failing over`)
     }
   }
-  if (!attempted && failures.length === 0 && ctx.offlineFallback && !plan.order.includes('offline')) {
+  if (!attempted && failures.length === 0 && ctx.offlineFallback && plan.offlineFallback !== false && !plan.order.includes('offline')) {
     logOnce(ctx, 'offline-fallback', '[ai] no AI provider is configured: answering with the offline provider (labelled offline, no model)')
     return await attempt(ctx, meta, 'offline', plan.defaults.offline ?? 'offline-rules-v1', chain, params)
   }

@@ -20,6 +20,7 @@ import { createRedactor } from './redact'
 import { COMPLETION_RETRY, EMBEDDING_RETRY, type RetryPolicy } from './retry'
 import { createRoutingCache } from './routing-store'
 import type { CompleteRequest, EmbedRequest, GenerateRequest } from './schemas'
+import { chatWithTools, type ToolChatRequest, type ToolChatResult } from './tool-chat'
 import type { ProcessRunner } from './clients/process-runner'
 import type { OfflineRule } from './offline/rules'
 
@@ -55,6 +56,8 @@ export interface ProviderOverview extends ProviderStatus {
 export interface AiFacade {
   generateContent: (request: GenerateRequest) => Promise<GenerateResult>
   complete: (request: CompleteRequest) => Promise<CompleteResult>
+  /** One turn of a tool-using conversation: text and/or tool calls back (the agent engine). */
+  chatWithTools: (request: ToolChatRequest) => Promise<ToolChatResult>
   embed: (request: EmbedRequest) => Promise<EmbedResult>
   /** Where the next embed() of this feature would go (provider, model, dimensions), without calling anything; null when nothing can embed. */
   embeddingTarget: (feature: string, provider?: 'auto' | ProviderId, model?: string) => Promise<EmbeddingTarget | null>
@@ -107,6 +110,7 @@ export function createAiFacade(deps: AiFacadeDeps): AiFacade {
   return {
     generateContent: request => generateContent(ctx, request),
     complete: request => complete(ctx, request),
+    chatWithTools: request => chatWithTools(ctx, request),
     embed: request => embed(ctx, request),
     embeddingTarget: (feature, provider, model) => embeddingTarget(ctx, feature, provider, model),
     providers: () => {

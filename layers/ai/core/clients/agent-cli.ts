@@ -87,6 +87,8 @@ export function createAgentCliClient(options: { binary: string, runner: ProcessR
     via: 'agent-cli',
     async chat(request) {
       if (request.signal?.aborted) throw new AiAbortedError()
+      // `claude -p` runs its own tools, not the caller's: a tool-calling request fails over.
+      if (request.tools && request.tools.length > 0) throw new ProviderError({ provider: 'anthropic', code: 'tools_unsupported', retryable: false, requestSpecific: true, detail: 'the agent CLI does not take the caller\'s tools' })
       const model = resolveAnthropicModel(request.model)
       let run
       try {

@@ -5,6 +5,7 @@ import type { $Fetch } from 'ofetch'
 import { resolveAnthropicModel } from '../catalog'
 import { postJson } from '../http'
 import { count, malformed, record } from './parse'
+import { anthropicMessages, anthropicToolCalls, anthropicTools, conversation } from './tool-wire'
 import type { ProviderClient } from './types'
 
 export const ANTHROPIC_VERSION = '2023-06-01'
@@ -20,9 +21,10 @@ export function createAnthropicClient(options: { fetch: $Fetch, baseUrl: string,
         model: resolveAnthropicModel(request.model),
         max_tokens: request.maxTokens,
         temperature: request.temperature,
-        messages: [{ role: 'user', content: request.prompt }],
+        messages: anthropicMessages(conversation(request)),
       }
       if (system) body.system = system
+      if (request.tools && request.tools.length > 0) body.tools = anthropicTools(request.tools)
       const { data } = await postJson(options.fetch, 'anthropic', `${options.baseUrl}/v1/messages`, {
         headers: { 'x-api-key': options.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
         body,
@@ -34,8 +36,10 @@ export function createAnthropicClient(options: { fetch: $Fetch, baseUrl: string,
       if (!Array.isArray(content)) throw malformed('anthropic', 'no content blocks in the answer')
       const text = content.map(block => (record(block)?.type === 'text' ? String(record(block)?.text ?? '') : '')).join('')
       const usage = record(answer?.usage)
+      const toolCalls = anthropicToolCalls(content)
       return {
         content: text,
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
         model: typeof answer?.model === 'string' ? answer.model : String(body.model),
         tokensIn: count(usage?.input_tokens) + count(usage?.cache_creation_input_tokens) + count(usage?.cache_read_input_tokens),
         tokensOut: count(usage?.output_tokens),

@@ -1,6 +1,8 @@
 // The `offline` provider: no network, no model, no cost; its model names say "offline".
 import { BUILT_IN_RULES, OFFLINE_NOTICE, genericJson, type OfflineRule } from '../offline/rules'
 import { offlineEmbedding } from '../offline/embed'
+import { offlineToolTurn } from '../offline/tool-plan'
+import { conversation } from './tool-wire'
 import type { ProviderClient } from './types'
 
 export const OFFLINE_CHAT_MODEL = 'offline-rules-v1'
@@ -12,6 +14,7 @@ export function createOfflineClient(extraRules: Record<string, OfflineRule> = {}
     provider: 'offline',
     via: 'local',
     async chat(request) {
+      if (request.tools && request.tools.length > 0) return { ...offlineToolTurn(request, conversation(request)), model: OFFLINE_CHAT_MODEL }
       const rule = rules[request.feature]
       const content = request.json
         ? JSON.stringify((rule ?? genericJson)({ prompt: request.prompt, system: request.system }))

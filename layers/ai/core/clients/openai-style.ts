@@ -4,6 +4,7 @@ import type { $Fetch } from 'ofetch'
 import type { ProviderId } from '../catalog'
 import { postJson } from '../http'
 import { chatText, count, embeddingVectors, record } from './parse'
+import { conversation, openAiMessages, openAiToolCalls, openAiTools } from './tool-wire'
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types'
 
 export interface OpenAiStyleOptions {
@@ -26,7 +27,7 @@ function headers(apiKey: string | undefined): Record<string, string> {
 export async function openAiStyleChat(options: OpenAiStyleOptions, request: ChatRequest): Promise<ChatResult> {
   const messages = [
     ...(request.system ? [{ role: 'system', content: request.system }] : []),
-    { role: 'user', content: request.prompt },
+    ...openAiMessages(conversation(request)),
   ]
   const body: Record<string, unknown> = {
     model: request.model,
@@ -35,16 +36,26 @@ export async function openAiStyleChat(options: OpenAiStyleOptions, request: Chat
     [options.maxTokensField]: request.maxTokens,
   }
   if (request.json) body.response_format = { type: 'json_object' }
+  if (request.tools && request.tools.length > 0) body.tools = openAiTools(request.tools)
   const { data } = await postJson(options.fetch, options.provider, `${options.baseUrl}/chat/completions`, {
     headers: headers(options.apiKey), body, timeoutMs: request.timeoutMs, signal: request.signal,
   })
   const usage = record(record(data)?.usage)
+  const toolCalls = openAiToolCalls(data)
   return {
-    content: chatText(options.provider, data),
+    // A tool-calling answer may carry no text at all (content null).
+    content: toolCalls.length > 0 ? chatTextOrEmpty(options.provider, data) : chatText(options.provider, data),
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
     model: typeof record(data)?.model === 'string' ? String(record(data)!.model) : request.model,
     tokensIn: count(usage?.prompt_tokens),
     tokensOut: count(usage?.completion_tokens),
   }
+}
+
+function chatTextOrEmpty(provider: OpenAiStyleOptions['provider'], data: unknown): string {
+  const choices = record(data)?.choices
+  const content = record(record(Array.isArray(choices) ? choices[0] : undefined)?.message)?.content
+  return content === null || content === undefined ? '' : chatText(provider, data)
 }
 
 export async function openAiStyleEmbed(options: OpenAiStyleOptions, request: EmbedRequest): Promise<EmbedResult> {

@@ -1,0 +1,36 @@
+// The typed run context (issue 19, Deliver 2): who acts, for which agent, under which regime,
+// with which instructions, skills, sources, model request and budget. Checked once when a
+// run starts; the run row keeps it as started.
+import { z } from 'zod'
+import { REGIMES, SURFACES, TRIGGERS } from './vocabulary'
+
+export const DEFAULT_BUDGET = { iterations: 8, tokens: 200_000, costUsd: 2 } as const
+
+const provider = z.enum(['auto', 'mistral', 'anthropic', 'openai', 'openai-compat', 'offline'])
+
+export const RunContextInput = z.object({
+  surface: z.enum(SURFACES),
+  trigger: z.enum(TRIGGERS).default('interactive'),
+  actingUser: z.object({ id: z.string().uuid().nullable().default(null), email: z.string().min(3).max(320), role: z.enum(['viewer', 'operator', 'founder']) }),
+  agent: z.object({ codename: z.string().min(1).max(100), ownerEmail: z.string().min(3).max(320) }),
+  regime: z.enum(REGIMES),
+  /** The tools an `allowlist` agent may call (ignored in the `user` regime). */
+  allowlist: z.array(z.string().max(64)).max(128).default([]),
+  instructions: z.array(z.object({ source: z.string().max(300), text: z.string().max(40_000) })).max(10).default([]),
+  forcedSkills: z.array(z.object({ name: z.string().max(200), text: z.string().max(40_000) })).max(10).default([]),
+  /** What the run starts from (a page, a note, a work item): shown as working context. */
+  sources: z.array(z.object({ kind: z.string().max(50), ref: z.string().max(500), title: z.string().max(300).optional() })).max(50).default([]),
+  memory: z.string().max(40_000).default(''),
+  modelRequest: z.object({ provider: provider.default('auto'), model: z.string().min(1).max(200).optional() }).default({ provider: 'auto' }),
+  budget: z.object({
+    iterations: z.number().int().min(1).max(50).default(DEFAULT_BUDGET.iterations),
+    tokens: z.number().int().min(100).max(5_000_000).default(DEFAULT_BUDGET.tokens),
+    costUsd: z.number().min(0).max(100).default(DEFAULT_BUDGET.costUsd),
+  }).default(DEFAULT_BUDGET),
+  request: z.string().trim().min(1, 'the request is empty').max(20_000),
+  parentRunId: z.string().uuid().nullable().default(null),
+  rerunOf: z.string().uuid().nullable().default(null),
+})
+
+export type RunContext = z.output<typeof RunContextInput>
+export type RunContextRequest = z.input<typeof RunContextInput>

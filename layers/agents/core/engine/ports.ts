@@ -1,0 +1,25 @@
+// What the first tools reach, passed in by the shell that wires the engine (the hub wires
+// memory, worksites, Atlas and the mail facade in layers/atlas/core/agent-ports.ts): the
+// engine imports none of those layers.
+export interface RecallPortHit { sourceType: string, sourceId: string, title: string, snippet: string, link: string | null }
+export interface WorkItemHit { id: string, entity: 'chantier' | 'job' | 'task', title: string, status: string, project: string | null }
+export interface MessageHit { id: number, subject: string, from: string | null, receivedAt: string | null, intent: string | null }
+
+export interface ToolPorts {
+  recall: (query: string, k: number) => Promise<RecallPortHit[]>
+  readNote: (path: string) => Promise<{ path: string, title: string, body: string } | null>
+  searchWorkItems: (query: string, limit: number) => Promise<WorkItemHit[]>
+  readWorkItem: (id: string) => Promise<Record<string, unknown> | null>
+  searchMessages: (query: string, limit: number) => Promise<MessageHit[]>
+  readMessage: (id: number) => Promise<Record<string, unknown> | null>
+  agentBriefing: (codename: string, task: string) => Promise<{ codename: string, text: string } | null>
+  createTask: (input: { jobId: string, title: string, description: string }, actor: string) => Promise<{ id: string, title: string }>
+  /** Undo of createTask: deletes the task; false when it is gone or a spawn already works on it. */
+  deleteCreatedTask: (id: string) => Promise<boolean>
+  writeInboxNote: (input: { name: string, body: string }, actor: string) => Promise<{ path: string }>
+  deleteInboxNote: (path: string) => Promise<boolean>
+  queueSpawn: (taskId: string, actor: string) => Promise<{ spawnId: string, messageId: number }>
+  /** The internal team's addresses (the only recipients a team mail may have). */
+  teamEmails: () => Promise<string[]>
+  sendTeamMail: (mail: { to: string[], subject: string, body: string }, actor: string) => Promise<{ messageId: string | null }>
+}

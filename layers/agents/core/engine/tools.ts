@@ -1,0 +1,83 @@
+// The tool registry IS the policy (I14, P4): a tool declares its class, its input schema and,
+// for a write, how it is undone (a snapshot) or that it is not undoable. A capability with no
+// tool here does not exist for the agent: the model naming it gets a step error.
+import { z } from 'zod'
+import type { ToolSpec } from '../../../ai/core/clients/types'
+import type { ToolPorts } from './ports'
+import type { ToolClass } from './vocabulary'
+
+/** A tool's refusal the model is told about (a step error, not a crash). */
+export class ToolError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message)
+    this.name = 'ToolError'
+  }
+}
+
+export interface ToolSource { kind: string, ref: string, title: string }
+
+/** A write as recorded on its step: what it touched and what its undo applies. */
+export interface ToolWrite {
+  entity: string
+  id: string
+  /** The state before the write (null: the row or file did not exist). */
+  snapshot: Record<string, unknown> | null
+  undoable: boolean
+}
+
+export interface ToolOutcome {
+  output: unknown
+  sources?: ToolSource[]
+  write?: ToolWrite
+}
+
+export interface ToolRunContext {
+  ports: ToolPorts
+  actor: string
+  runId: string
+}
+
+export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
+  name: string
+  description: string
+  class: ToolClass
+  input: I
+  /** Writes only: `snapshot` (undo applies the step's snapshot) or `not_undoable`. */
+  undo?: 'snapshot' | 'not_undoable'
+  /** Refusals decided on the input before any approval is asked (e.g. a mail to a client). */
+  guard?: (input: z.output<I>, ctx: ToolRunContext) => Promise<string | null>
+  run: (input: z.output<I>, ctx: ToolRunContext) => Promise<ToolOutcome>
+  /** Applies a write's snapshot back (tools with undo: 'snapshot'). */
+  revert?: (write: ToolWrite, ctx: ToolRunContext) => Promise<void>
+}
+
+export function defineTool<I extends z.ZodType>(tool: ToolDefinition<I>): ToolDefinition {
+  if (tool.class !== 'READ' && !tool.undo) throw new Error(`tool ${tool.name}: a write declares how it is undone (snapshot or not_undoable)`)
+  if (tool.undo === 'snapshot' && !tool.revert) throw new Error(`tool ${tool.name}: an undoable write needs revert()`)
+  return tool as unknown as ToolDefinition
+}
+
+export interface ToolRegistry {
+  get: (name: string) => ToolDefinition | undefined
+  list: () => ToolDefinition[]
+  specs: (names?: string[]) => ToolSpec[]
+}
+
+export function createToolRegistry(tools: ToolDefinition[]): ToolRegistry {
+  const byName = new Map<string, ToolDefinition>()
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`)
+    byName.set(tool.name, tool)
+  }
+  // JSON schemas are computed once: a step must not pay for them (bench engine.overhead_ms_per_step).
+  const specs = new Map(tools.map(tool => [tool.name, {
+    name: tool.name,
+    description: `${tool.description} [${tool.class}]`,
+    inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>,
+  }]))
+  return {
+    get: name => byName.get(name),
+    list: () => [...byName.values()],
+    specs: names => (names ? names.filter(name => specs.has(name)).map(name => specs.get(name)!) : [...specs.values()]),
+  }
+}

@@ -1,0 +1,94 @@
+// The tool registry is the policy (I14, P4): every first tool declares its class and input
+// schema, every write how it is undone; what has no tool does not exist — the capabilities
+// listed below must stay absent, and this test fails the day a tool for one appears.
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { FIRST_TOOLS, firstToolRegistry } from '../../core/engine/first-tools'
+import { checkPolicy } from '../../core/engine/policy'
+import { PROMPT_LAYER_ORDER, promptLayers, systemPrompt } from '../../core/engine/prompt'
+import { RunContextInput } from '../../core/engine/context'
+import { createToolRegistry, defineTool } from '../../core/engine/tools'
+
+const registry = firstToolRegistry()
+
+/** Capabilities the agent must never have (issue 19, Deliver 3), as words a tool for them would use. */
+const ABSENT_CAPABILITIES: Array<{ capability: string, pattern: RegExp }> = [
+  { capability: 'permission changes', pattern: /permission|role|grant|access|user/i },
+  { capability: 'settings', pattern: /setting|config|routing|price|automation/i },
+  { capability: 'mail to clients', pattern: /client|customer|reply|external_mail|send_mail/i },
+  { capability: 'deletion of audit rows', pattern: /audit|delete|purge|erase|drop/i },
+]
+
+describe('the first tools', () => {
+  it('are the listed ones, each with its class', () => {
+    expect(Object.fromEntries(registry.list().map(tool => [tool.name, tool.class]))).toEqual({
+      recall_memory: 'READ', read_vault_note: 'READ', search_worksites: 'READ', read_work_item: 'READ',
+      search_atlas_messages: 'READ', read_atlas_message: 'READ', read_agent_briefing: 'READ',
+      create_work_item: 'WRITE', create_vault_inbox_note: 'WRITE',
+      start_spawn: 'EXTERNAL_WRITE', draft_team_mail: 'EXTERNAL_WRITE',
+    })
+  })
+
+  it('declare how each write is undone (snapshot with a revert, or not undoable)', () => {
+    for (const tool of FIRST_TOOLS.filter(t => t.class !== 'READ')) {
+      expect(tool.undo, tool.name).toMatch(/^(snapshot|not_undoable)$/)
+      if (tool.undo === 'snapshot') expect(tool.revert, tool.name).toBeTypeOf('function')
+    }
+    expect(() => defineTool({ name: 'x', description: 'x', class: 'WRITE', input: z.object({}), run: async () => ({ output: null }) })).toThrow(/declares how it is undone/)
+    expect(() => createToolRegistry([FIRST_TOOLS[0]!, FIRST_TOOLS[0]!])).toThrow(/registered twice/)
+  })
+
+  it('give the model a JSON schema of each input, their class in the description', () => {
+    const spec = registry.specs().find(s => s.name === 'create_work_item')!
+    expect(spec.inputSchema).toMatchObject({ type: 'object', properties: { jobId: { type: 'string' }, title: { type: 'string' } }, required: expect.arrayContaining(['jobId', 'title']) })
+    expect(spec.description).toMatch(/\[WRITE\]$/)
+    expect(registry.specs(['recall_memory', 'nope']).map(s => s.name)).toEqual(['recall_memory'])
+  })
+
+  it.each(ABSENT_CAPABILITIES)('has no tool for $capability', ({ pattern }) => {
+    const offending = registry.list().filter(tool => pattern.test(tool.name))
+    expect(offending.map(tool => tool.name)).toEqual([])
+  })
+})
+
+describe('the policy', () => {
+  const base = { regime: 'user' as const, role: 'operator' as const, allowlist: [], standing: false }
+  const tool = (name: string) => registry.get(name)
+
+  it('refuses a tool absent from the registry even if the model names it', () => {
+    expect(checkPolicy({ ...base, name: 'delete_audit_rows', tool: tool('delete_audit_rows') })).toMatchObject({ kind: 'deny', code: 'unknown_tool' })
+  })
+
+  it('lets a viewer read, never write', () => {
+    expect(checkPolicy({ ...base, role: 'viewer', name: 'recall_memory', tool: tool('recall_memory') })).toEqual({ kind: 'allow' })
+    for (const name of ['create_work_item', 'create_vault_inbox_note', 'start_spawn', 'draft_team_mail']) {
+      expect(checkPolicy({ ...base, role: 'viewer', name, tool: tool(name) }), name).toMatchObject({ kind: 'deny', code: 'role_forbids_write' })
+    }
+  })
+
+  it('asks before an EXTERNAL_WRITE unless a standing approval is held; an allowlist agent calls only its tools', () => {
+    expect(checkPolicy({ ...base, name: 'create_work_item', tool: tool('create_work_item') })).toEqual({ kind: 'allow' })
+    expect(checkPolicy({ ...base, name: 'start_spawn', tool: tool('start_spawn') })).toEqual({ kind: 'ask' })
+    expect(checkPolicy({ ...base, standing: true, name: 'start_spawn', tool: tool('start_spawn') })).toEqual({ kind: 'allow' })
+    expect(checkPolicy({ ...base, regime: 'allowlist', allowlist: ['recall_memory'], name: 'read_vault_note', tool: tool('read_vault_note') })).toMatchObject({ kind: 'deny', code: 'not_allowlisted' })
+    expect(checkPolicy({ ...base, regime: 'allowlist', allowlist: ['start_spawn'], name: 'start_spawn', tool: tool('start_spawn') })).toEqual({ kind: 'ask' })
+  })
+})
+
+describe('the system prompt', () => {
+  it('is assembled in the seed\'s order, each layer recorded with its sources', () => {
+    const context = RunContextInput.parse({
+      surface: 'api', actingUser: { email: 'a@b.c', role: 'operator' }, agent: { codename: 'personal:a@b.c', ownerEmail: 'a@b.c' }, regime: 'user', request: 'hi',
+      instructions: [{ source: 'instructions:v2', text: 'INSTR' }], memory: 'MEM', forcedSkills: [{ name: 'webhooks', text: 'SKILL' }], sources: [{ kind: 'note', ref: 'a.md', title: 'A' }],
+    })
+    const layers = promptLayers(context)
+    expect(layers.map(layer => layer.layer)).toEqual([...PROMPT_LAYER_ORDER])
+    expect(layers[1]).toMatchObject({ sources: ['instructions:v2'], chars: 5 })
+    const text = systemPrompt(layers)
+    const at = (needle: string) => text.indexOf(needle)
+    expect(at('You are an agent')).toBeLessThan(at('INSTR'))
+    expect(at('INSTR')).toBeLessThan(at('MEM'))
+    expect(at('MEM')).toBeLessThan(at('SKILL'))
+    expect(at('SKILL')).toBeLessThan(at('note: A (a.md)'))
+  })
+})

@@ -1,0 +1,124 @@
+// The agent engine's first tools wired to the hub's domains (issue 19, Deliver 3): memory
+// recall and vault notes, worksites, the Atlas inbox, agent briefings, spawns and the team
+// mail facade. It lives in atlas, the top layer, because the engine (layers/agents) may not
+// import atlas or worksites; the engine sees only the ToolPorts interface.
+import { rmSync } from 'node:fs'
+import { and, eq, or, sql } from 'drizzle-orm'
+import type { Db } from '../../../db/connection'
+import { atlasSpawns } from '../../../db/schema/atlas-spawn'
+import { workTasks } from '../../../db/schema/worksites'
+import { formatBriefing } from '../../agents/core/briefing'
+import { missionBriefFrom, scarRecallFrom, userCoreFrom } from '../../agents/core/memory-adapters'
+import type { ToolPorts } from '../../agents/core/engine/ports'
+import { ToolError } from '../../agents/core/engine/tools'
+import { recall } from '../../memory/core/recall/engine'
+import { getNote } from '../../memory/core/vault/notes'
+import { resolveVaultPath } from '../../memory/core/vault/paths'
+import { writeInboxNote } from '../../memory/core/vault/inbox'
+import type { Embedder } from '../../memory/core/vectors/embedder'
+import { createTask, getItem } from '../../worksites/core/items'
+import { getMessageDetail, listInbox } from './queries'
+import type { Mailer } from './mail/mailer'
+
+export interface AgentPortsDeps {
+  db: Db
+  embedder: Embedder
+  vaultDir: string
+  /** The outbound mail facade (refuses any recipient outside the team by itself). */
+  mailer: () => Mailer
+  team: string[]
+}
+
+const pattern = (text: string) => `%${text.replace(/[\\%_]/g, match => `\\${match}`)}%`
+
+export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
+  const { db } = deps
+  return {
+    recall: async (query, k) => {
+      const response = await recall({ db, embedder: deps.embedder }, { query, k, mode: 'hybrid', belowFloor: 'drop' })
+      return response.hits.map(hit => ({ sourceType: hit.sourceType, sourceId: hit.sourceId, title: hit.title, snippet: hit.snippet, link: hit.link }))
+    },
+    readNote: async (path) => {
+      const note = await getNote(db, path)
+      return note ? { path: note.path, title: note.title, body: note.body } : null
+    },
+    searchWorkItems: async (query, limit) => {
+      const rows = await db.execute<{ id: string, entity: 'chantier' | 'job' | 'task', title: string, status: string, project: string | null }>(sql`
+        (select t.id, 'task' as entity, t.title, t.status, p.name as project from work_tasks t join work_projects p on p.id = t.project_id where t.title ilike ${pattern(query)})
+        union all (select j.id, 'job', j.title, j.status, p.name from work_jobs j join work_projects p on p.id = j.project_id where j.title ilike ${pattern(query)})
+        union all (select c.id, 'chantier', c.title, c.status, p.name from work_chantiers c left join work_projects p on p.id = c.project_id where c.title ilike ${pattern(query)})
+        limit ${limit}`)
+      return [...rows]
+    },
+    readWorkItem: async (id) => {
+      for (const entity of ['task', 'job', 'chantier'] as const) {
+        const item = await getItem(db, entity, id)
+        if (item) return { entity, ...item } as Record<string, unknown>
+      }
+      return null
+    },
+    searchMessages: async (query, limit) => {
+      const list = await listInbox(db, { q: query, pageSize: limit })
+      return list.items.map(item => ({ id: item.messageId, subject: item.subject ?? '', from: item.fromAddress ?? null, receivedAt: item.receivedAt ? new Date(item.receivedAt).toISOString() : null, intent: item.intent ?? null }))
+    },
+    readMessage: async (id) => {
+      const detail = await getMessageDetail(db, id)
+      return detail ? detail as unknown as Record<string, unknown> : null
+    },
+    agentBriefing: async (codename, task) => {
+      try {
+        const briefing = await formatBriefing({ db, recallScars: scarRecallFrom({ db, embedder: deps.embedder }, { readOnly: true }), missionBrief: missionBriefFrom(db), userCore: userCoreFrom(db) }, { codename, task: task || undefined })
+        return { codename, text: briefing.text }
+      }
+      catch (error) {
+        if ((error as { code?: string }).code === 'unknown_agent') return null
+        throw error
+      }
+    },
+    createTask: async (input, actor) => {
+      const task = await createTask(db, { jobId: input.jobId, title: input.title, description: input.description }, actor)
+      return { id: task.id, title: task.title }
+    },
+    deleteCreatedTask: async (id) => {
+      // A task a spawn already works on is no longer the agent's draft: the undo is refused.
+      const [spawn] = await db.select({ id: atlasSpawns.id }).from(atlasSpawns).where(eq(atlasSpawns.taskId, id)).limit(1)
+      if (spawn) return false
+      const deleted = await db.delete(workTasks).where(eq(workTasks.id, id)).returning({ id: workTasks.id })
+      return deleted.length > 0
+    },
+    writeInboxNote: async (input, actor) => ({ path: writeInboxNote(deps.vaultDir, { name: input.name, body: input.body, frontmatter: { author: actor } }) }),
+    deleteInboxNote: async (path) => {
+      const target = resolveVaultPath(deps.vaultDir, path)
+      if (target.space !== 'inbox') return false
+      try {
+        rmSync(target.absolute)
+        return true
+      }
+      catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+        throw error
+      }
+    },
+    queueSpawn: async (taskId, actor) => {
+      // A spawn belongs to a message (its thread, its reply): the task's chantier must come from one.
+      const rows = await db.execute<{ message_id: string | null }>(sql`
+        select c.source_message_id as message_id from work_tasks t join work_chantiers c on c.id = t.chantier_id where t.id = ${taskId}::uuid`)
+      if (rows.length === 0) throw new ToolError('not_found', `no task ${taskId}`)
+      const messageId = rows[0]!.message_id === null ? null : Number(rows[0]!.message_id)
+      if (messageId === null) throw new ToolError('no_source_message', 'this task\'s chantier did not come from a message: a spawn needs one')
+      const live = await db.select({ id: atlasSpawns.id }).from(atlasSpawns)
+        .where(and(eq(atlasSpawns.messageId, messageId), or(eq(atlasSpawns.status, 'queued'), eq(atlasSpawns.status, 'running')))).limit(1)
+      if (live.length > 0) throw new ToolError('spawn_live', `message #${messageId} already has a live spawn`)
+      // Queued here; the spawn orchestrator's next cycle gives a queued spawn without a job its job.
+      const [spawn] = await db.insert(atlasSpawns).values({ messageId, iteration: 1, status: 'queued', queuedBy: actor.slice(0, 200), taskId }).returning({ id: atlasSpawns.id })
+      return { spawnId: spawn!.id, messageId }
+    },
+    teamEmails: async () => deps.team,
+    sendTeamMail: async (mail, actor) => {
+      const result = await deps.mailer().send({ to: mail.to, subject: mail.subject, text: mail.body }, { actor })
+      if (!result.sent) throw new ToolError(result.reason, `the mail was not sent (${result.reason})`)
+      return { messageId: result.messageId }
+    },
+  }
+}
+
