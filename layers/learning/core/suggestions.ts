@@ -3,6 +3,7 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { learnAudit, learnLessons, learnSuggestions, type LearnAuditEntry, type LearnDestination, type LearnSuggestionStatus } from '../../../db/schema/learn'
+import { learnSkillProposals } from '../../../db/schema/learn-skills'
 
 export interface SuggestionView {
   id: number
@@ -70,11 +71,12 @@ export async function listAudit(db: Db, filters: { subjectKind?: string, subject
   return db.select().from(learnAudit).where(and(...where)).orderBy(desc(learnAudit.at), desc(learnAudit.id)).limit(Math.min(filters.limit ?? 100, 500))
 }
 
-/** Changes whenever a lesson is added, changed or recalled, or a suggestion added or decided: the live page refreshes then. */
+/** Changes whenever a lesson is added, changed or recalled, or a suggestion or a skill proposal added or decided: the live page refreshes then. */
 export async function learningVersion(db: Db): Promise<string> {
   const [row] = await db.select({
     lessons: sql<string>`(select coalesce(max(${learnLessons.id}), 0) || ':' || coalesce(max(${learnLessons.updatedAt})::text, '') || ':' || coalesce(max(${learnLessons.lastRecalledAt})::text, '') || ':' || count(*) from ${learnLessons})`,
     suggestions: sql<string>`(select coalesce(max(${learnSuggestions.id}), 0) || ':' || coalesce(max(${learnSuggestions.decidedAt})::text, '') || ':' || count(*) filter (where ${learnSuggestions.status} = 'pending') from ${learnSuggestions})`,
+    proposals: sql<string>`(select coalesce(max(${learnSkillProposals.id}), 0) || ':' || coalesce(max(${learnSkillProposals.decidedAt})::text, '') from ${learnSkillProposals})`,
   }).from(sql`(select 1) as one`)
-  return `${row?.lessons ?? ''}|${row?.suggestions ?? ''}`
+  return `${row?.lessons ?? ''}|${row?.suggestions ?? ''}|${row?.proposals ?? ''}`
 }

@@ -13,6 +13,7 @@ import { worksite } from '../../../worksites/tests/fixtures/world'
 import { detectSkillPatterns } from '../../core/skills/detector'
 import { MONITOR_COOLDOWN_MS, monitorProposals, type TeamMail } from '../../core/skills/monitor'
 import { promoteSkillProposal, rejectSkillProposal, SkillProposalError } from '../../core/skills/proposals'
+import { learningVersion } from '../../core/suggestions'
 import { spawnOn } from '../fixtures/spawns'
 
 const NOW = new Date('2026-11-29T04:00:00Z')
@@ -93,10 +94,13 @@ describeOnBothDatabases('skill proposals', (database) => {
 
   it('the founder promotes: a skills row with its source proposal and the decision recorded; decided once; a name clash changes nothing', async () => {
     const [first, second] = await proposals()
+    // The learning page's live stream moves when a proposal is decided.
+    const before = await learningVersion(database().db)
     const { proposal, skill } = await promoteSkillProposal(database().db, { id: first!.id, actor: 'founder@studio.test', note: 'useful' })
     expect(skill).toMatchObject({ name: 'screenshot-before-deploy', sourceProposalId: first!.id, createdBy: 'founder@studio.test', tags: ['qa'] })
     expect(proposal).toMatchObject({ status: 'promoted', decidedBy: 'founder@studio.test', decisionNote: 'useful' })
     expect(proposal.decidedAt).not.toBeNull()
+    expect(await learningVersion(database().db)).not.toBe(before)
     await expect(promoteSkillProposal(database().db, { id: first!.id, actor: 'founder@studio.test' })).rejects.toMatchObject({ code: 'already_decided' })
     await expect(rejectSkillProposal(database().db, { id: first!.id, actor: 'founder@studio.test' })).rejects.toMatchObject({ code: 'already_decided' })
     const clash = await promoteSkillProposal(database().db, { id: second!.id, actor: 'founder@studio.test', name: 'deploy-checklist' }).catch(error => error)
