@@ -1,5 +1,5 @@
-// Who writes the debrief (seed §4.4): the agent CLI in read-only mode first (tools Read, Grep
-// and Glob only, in an empty folder, two attempts with a pause), then the AI facade's routed
+// Who writes the debrief (seed §4.4): the agent CLI in read-only mode first (no tool at all,
+// in an empty folder, two attempts with a pause), then the AI facade's routed
 // provider (three attempts, exponential backoff). Loopback providers (test and self-hosted
 // models on this machine) skip the waits. An answer without the five sections is a failed
 // attempt. Every agent CLI attempt writes its row to the consumption ledger, as the facade's do.
@@ -16,7 +16,12 @@ import type { LedgerEntry } from '../../../ai/core/ledger'
 import { debriefAnswer } from './prompt'
 
 export const DEBRIEF_FEATURE = 'learning_debrief'
-export const READ_ONLY_TOOLS = ['Read', 'Grep', 'Glob'] as const
+/**
+ * None: the bundle is in the prompt, and a Read tool would reach whatever the hub's user can
+ * read on disk (its environment file, the session key) for a prompt injected through a
+ * client's mail in the bundle, then into a note every signed-in person sees.
+ */
+export const READ_ONLY_TOOLS = [] as const
 export const AGENT_CLI_ATTEMPTS = 2
 export const FACADE_ATTEMPTS = 3
 export const AGENT_CLI_PAUSE_MS = 10_000
@@ -49,7 +54,7 @@ export interface DebriefModelOptions {
   actor?: string
 }
 
-/** The read-only headless command line: no tool that writes or runs anything, one result object. */
+/** The read-only headless command line: no tool (nothing read, written or run), one result object. */
 export function readOnlyAgentArgs(input: { model: string, system: string, prompt: string }): string[] {
   return [
     '-p',
@@ -60,7 +65,6 @@ export function readOnlyAgentArgs(input: { model: string, system: string, prompt
     '--permission-mode=dontAsk',
     '--permission-prompts=none',
     `--tools=${READ_ONLY_TOOLS.join(',')}`,
-    `--allowedTools=${READ_ONLY_TOOLS.join(',')}`,
     `--system-prompt=${input.system}`,
     '--',
     input.prompt,
