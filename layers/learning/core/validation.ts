@@ -6,14 +6,15 @@
 //   directive → one line appended to the agent's key checks (agents.job_key_checks[_en]),
 //               which every briefing of that agent carries (agents/core/persona.ts)
 //   inbox     → a draft note in the vault inbox (never the permanent zone)
-//   skill     → a draft note in the vault inbox tagged skill-draft (the skills registry is
-//               promoted from skill proposals, not from here)
+//   skill     → a pending skill proposal (learn_skill_proposals) for the founder, who alone
+//               promotes proposals into the skills registry (core/skills/proposals.ts)
 //   hooks, project → a draft note in the vault inbox tagged hooks-change / project-idea:
 //               no configuration or project is changed by code; the note is the to-do.
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { agents } from '../../../db/schema/agents'
-import { LEARN_DESTINATIONS, learnAudit, learnSuggestions, type LearnDestination, type LearnSuggestion } from '../../../db/schema/learn'
+import { LEARN_DESTINATIONS, learnAudit, learnLessons, learnSuggestions, type LearnDestination, type LearnSuggestion } from '../../../db/schema/learn'
+import { learnSkillProposals } from '../../../db/schema/learn-skills'
 import { addReflexEntry } from '../../memory/core/reflex'
 import { writeInboxNote } from '../../memory/core/vault/inbox'
 
@@ -46,8 +47,30 @@ export interface Decision {
   auditId: number
 }
 
-const INBOX_TAGS: Record<Exclude<LearnDestination, 'reflex' | 'directive'>, string> = {
-  inbox: 'learning-suggestion', skill: 'skill-draft', hooks: 'hooks-change', project: 'project-idea',
+const INBOX_TAGS: Record<Exclude<LearnDestination, 'reflex' | 'directive' | 'skill'>, string> = {
+  inbox: 'learning-suggestion', hooks: 'hooks-change', project: 'project-idea',
+}
+
+/** A skill's name from the suggestion's first words: lowercase, hyphenated, as the registry wants. */
+export function skillNameFrom(text: string, id: number): string {
+  const words = text.normalize('NFD').replace(/[\u0300-\u036F]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim().split(' ').filter(Boolean).slice(0, 6)
+  return words.length ? words.join('-').slice(0, 60).replace(/-+$/, '') : `learning-suggestion-${id}`
+}
+
+async function proposeSkill(tx: Db, row: LearnSuggestion, operator: string): Promise<string> {
+  const [lesson] = await tx.select({ sourceSpawnId: learnLessons.sourceSpawnId, tags: learnLessons.tags }).from(learnLessons).where(eq(learnLessons.id, row.lessonId))
+  const body = row.diffAfter.trim() || row.suggestion.trim()
+  const [proposal] = await tx.insert(learnSkillProposals).values({
+    pattern: row.suggestion.split('\n')[0]!.slice(0, 300),
+    name: skillNameFrom(row.suggestion, row.id),
+    description: row.suggestion.trim().slice(0, 500),
+    body,
+    tags: lesson?.tags ?? [],
+    evidence: lesson?.sourceSpawnId ? [{ spawnId: lesson.sourceSpawnId, excerpt: `lesson #${row.lessonId}` }] : [],
+    fingerprint: `suggestion-${row.id}`,
+    proposedBy: `learning-suggestion (applied by ${operator})`,
+  }).returning({ id: learnSkillProposals.id })
+  return `skill-proposal:${proposal!.id}`
 }
 
 async function writeDestination(tx: Db, deps: ValidationDeps, row: LearnSuggestion, agentOverride: string | undefined, operator: string): Promise<string> {
@@ -73,6 +96,8 @@ async function writeDestination(tx: Db, deps: ValidationDeps, row: LearnSuggesti
       if (!updated.length) throw new ValidationError('unknown_agent', `no agent with codename "${agent}"`, 400)
       return `directive:${agent}`
     }
+    case 'skill':
+      return await proposeSkill(tx, row, operator)
     default: {
       const tag = INBOX_TAGS[row.destination]
       const path = writeInboxNote(deps.vaultDir, {

@@ -6,7 +6,7 @@ export const DESTINATION_LABELS: Record<LearnDestination, string> = {
   hooks: 'Hooks configuration',
   reflex: 'Reflex memory',
   inbox: 'Vault inbox note',
-  skill: 'Skill (draft)',
+  skill: 'Skill proposal (founder promotes)',
   project: 'Project or tool',
 }
 

@@ -9,9 +9,11 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { agents } from '../../../../db/schema/agents'
 import { learnAudit, learnSuggestions, type LearnDestination } from '../../../../db/schema/learn'
+import { learnSkillProposals } from '../../../../db/schema/learn-skills'
+import { skills } from '../../../../db/schema/skills'
 import { suggestionStats } from '../../core/suggestions'
 import type { ValidationError } from '../../core/validation';
-import { applySuggestion, modifyAndApplySuggestion, rejectSuggestion } from '../../core/validation'
+import { applySuggestion, modifyAndApplySuggestion, rejectSuggestion, skillNameFrom } from '../../core/validation'
 import { clearLessons, lesson, seedWorld, tempFolders } from '../fixtures/world'
 
 const OPERATOR = 'operator@studio.test'
@@ -71,18 +73,21 @@ describeOnBothDatabases('learning validation', (database) => {
     expect(frontend!.checks.endsWith('- Migrations before deploy, always.')).toBe(true)
   })
 
-  it('modify-then-apply writes the edited version and audits both; a skill becomes an inbox draft tagged skill-draft', async () => {
+  it('modify-then-apply writes the edited version and audits both; a skill becomes a pending proposal for the founder', async () => {
     const { db } = database()
     const row = await suggestion('inbox')
-    const decided = await modifyAndApplySuggestion(deps(), row.id, OPERATOR, { destination: 'skill', diffAfter: 'A deploy skill: migrations, then build, then restart.' })
-    expect(decided.suggestion).toMatchObject({ status: 'modified', destination: 'skill', appliedTarget: `vault:inbox/learning/skill-draft-${row.id}.md` })
-    const note = readFileSync(join(folders.vaultDir, 'inbox', 'learning', `skill-draft-${row.id}.md`), 'utf8')
-    expect(note).toContain('skill-draft')
-    expect(note).toContain('status: draft')
-    expect(note).toContain('A deploy skill: migrations, then build, then restart.')
+    const skillsBefore = await db.select().from(skills)
+    const decided = await modifyAndApplySuggestion(deps(), row.id, OPERATOR, { destination: 'skill', suggestion: 'Déployer : migrations, build, redémarrage', diffAfter: 'A deploy skill: migrations, then build, then restart.' })
+    const [proposal] = await db.select().from(learnSkillProposals).where(eq(learnSkillProposals.fingerprint, `suggestion-${row.id}`))
+    expect(decided.suggestion).toMatchObject({ status: 'modified', destination: 'skill', appliedTarget: `skill-proposal:${proposal!.id}` })
+    expect(proposal).toMatchObject({ status: 'pending', name: 'deployer-migrations-build-redemarrage', body: 'A deploy skill: migrations, then build, then restart.', decidedBy: null })
+    expect(proposal!.proposedBy).toContain(OPERATOR)
+    // The registry itself only changes when the founder promotes.
+    expect(await db.select().from(skills)).toEqual(skillsBefore)
     const [audit] = await db.select().from(learnAudit).where(eq(learnAudit.id, decided.auditId))
     expect(audit).toMatchObject({ action: 'modified' })
     expect(audit!.diff).toMatchObject({ destination: 'skill', diffAfter: 'A deploy skill: migrations, then build, then restart.', proposed: { destination: 'inbox', diffAfter: 'Migrations before deploy, always.' } })
+    expect(skillNameFrom('  ?! ', 7)).toBe('learning-suggestion-7')
   })
 
   it('a reflex line the memory refuses rolls the decision back', async () => {
