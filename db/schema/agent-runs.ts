@@ -43,6 +43,8 @@ export const agentRuns = pgTable('agent_runs', {
   costUsd: numeric('cost_usd', { precision: 14, scale: 8, mode: 'number' }).notNull().default(0),
   parentRunId: uuid('parent_run_id'),
   rerunOf: uuid('rerun_of'),
+  /** The hub chat's conversation this run is a turn of (the person's own; null outside the chat). */
+  conversationId: uuid('conversation_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   endedAt: timestamp('ended_at', { withTimezone: true }),
@@ -51,6 +53,7 @@ export const agentRuns = pgTable('agent_runs', {
   foreignKey({ name: 'agent_runs_rerun_of_fk', columns: [table.rerunOf], foreignColumns: [table.id] }).onDelete('set null'),
   index('agent_runs_person_idx').on(table.actingEmail, table.createdAt),
   index('agent_runs_status_idx').on(table.status),
+  index('agent_runs_conversation_idx').on(table.conversationId, table.createdAt),
   check('agent_runs_status_check', sql`${table.status} in ('running', 'awaiting_approval', 'succeeded', 'failed', 'stopped')`),
   check('agent_runs_regime_check', sql`${table.regime} in ('user', 'allowlist')`),
   check('agent_runs_trigger_check', sql`${table.trigger} in ('interactive', 'autonomous', 'rerun')`),

@@ -20,6 +20,8 @@ const OWN_SESSION: Array<[string, RegExp]> = [
 const VIEWER_WRITES: Array<[string, RegExp]> = [
   ['POST', /^\/api\/agents\/runs$/],
   ['POST', /^\/api\/agents\/runs\/[^/]+\/rerun$/],
+  // A chat turn is a run of the person's own agent (regime `user`: a viewer's agent only reads).
+  ['POST', /^\/api\/agents\/chat$/],
 ]
 
 const FOUNDER_ONLY: Array<[string, RegExp]> = [

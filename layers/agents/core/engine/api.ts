@@ -81,7 +81,7 @@ export async function listRuns(db: Db, viewer: { email: string, role: PersonRole
     actingEmail: agentRuns.actingEmail, actingRole: agentRuns.actingRole, ownerEmail: agentRuns.ownerEmail, regime: agentRuns.regime,
     request: agentRuns.request, status: agentRuns.status, answer: agentRuns.answer, error: agentRuns.error, provider: agentRuns.provider,
     model: agentRuns.model, iterations: agentRuns.iterations, tokensIn: agentRuns.tokensIn, tokensOut: agentRuns.tokensOut, costUsd: agentRuns.costUsd,
-    parentRunId: agentRuns.parentRunId, rerunOf: agentRuns.rerunOf, createdAt: agentRuns.createdAt, updatedAt: agentRuns.updatedAt, endedAt: agentRuns.endedAt,
+    parentRunId: agentRuns.parentRunId, rerunOf: agentRuns.rerunOf, conversationId: agentRuns.conversationId, createdAt: agentRuns.createdAt, updatedAt: agentRuns.updatedAt, endedAt: agentRuns.endedAt,
   }
   const query = db.select(columns).from(agentRuns)
   const rows = viewer.role === 'founder' ? query : query.where(eq(agentRuns.actingEmail, viewer.email))

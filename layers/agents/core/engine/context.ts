@@ -30,6 +30,8 @@ export const RunContextInput = z.object({
   request: z.string().trim().min(1, 'the request is empty').max(20_000),
   parentRunId: z.string().uuid().nullable().default(null),
   rerunOf: z.string().uuid().nullable().default(null),
+  /** The hub chat's conversation the run is a turn of (null outside the chat). */
+  conversationId: z.string().uuid().nullable().default(null),
 })
 
 export type RunContext = z.output<typeof RunContextInput>

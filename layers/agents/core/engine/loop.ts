@@ -42,9 +42,15 @@ export function parseRunContext(request: RunContextRequest): RunContext {
 
 /** Starts a run and drives it until it ends or waits for an approval. */
 export async function startRun(deps: EngineDeps, request: RunContextRequest): Promise<AgentRun> {
+  const run = await createRun(deps, request)
+  return await driveRun(deps, run.id)
+}
+
+/** Checks the context and the person's limits and writes the run's row, without driving it (the hub chat streams it). */
+export async function createRun(deps: EngineDeps, request: RunContextRequest): Promise<AgentRun> {
   const context = parseRunContext(request)
   if (deps.limits) await assertWithinLimits(deps.db, context.actingUser.email, deps.limits, clock(deps))
-  const run = await insertRun(deps.db, {
+  return await insertRun(deps.db, {
     surface: context.surface,
     trigger: context.trigger,
     agent: context.agent.codename,
@@ -59,8 +65,8 @@ export async function startRun(deps: EngineDeps, request: RunContextRequest): Pr
     conversation: [{ role: 'user', content: context.request } satisfies ChatMessage],
     parentRunId: context.parentRunId,
     rerunOf: context.rerunOf,
+    conversationId: context.conversationId,
   })
-  return await driveRun(deps, run.id)
 }
 
 async function finish(deps: EngineDeps, run: AgentRun, status: RunStatus, patch: { answer?: string, error?: string }): Promise<AgentRun> {

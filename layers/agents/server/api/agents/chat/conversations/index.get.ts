@@ -1,0 +1,7 @@
+import { listConversations } from '../../../../../core/engine/chat'
+
+// The signed-in person's own chat conversations, most recent first.
+export default defineEventHandler(async (event) => {
+  const user = currentUser(event)
+  return { conversations: await listConversations(await useDb(), user) }
+})
