@@ -58,13 +58,13 @@ it('asks the agent from the command palette, sees the cited note and opens the r
   await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
 
   await page.keyboard.press('Control+k')
-  const palette = page.locator('[data-testid="hub-search"] input, input[data-testid="hub-search"]').first()
-  await expect.poll(() => palette.isVisible(), POLL).toBe(true)
+  const palette = page.getByPlaceholder('Pages, agents, messages, notes…')
+  await palette.waitFor()
   await palette.fill('Ask')
   await page.getByRole('option', { name: /Ask the agent/ }).click()
 
   await expect.poll(() => page.getByTestId('agent-chat-context').textContent(), POLL).toContain('/hub/worksites')
-  await page.locator('[data-testid="agent-chat-prompt"] textarea').fill('How many times are webhook retries attempted?')
+  await page.locator('[data-testid="agent-chat-prompt"] textarea, textarea[data-testid="agent-chat-prompt"]').fill('How many times are webhook retries attempted?')
   await page.getByTestId('agent-chat-submit').click()
 
   await expect.poll(() => page.getByTestId('agent-chat-step').count(), POLL).toBeGreaterThanOrEqual(2)
