@@ -36,6 +36,8 @@ export const agentRuns = pgTable('agent_runs', {
   /** The provider and model that actually answered (pinned after the first turn). */
   provider: text('provider'),
   model: text('model'),
+  /** Why the model differs from the person's choice (e.g. "model X was withdrawn, Auto used"). */
+  modelNote: text('model_note'),
   iterations: integer('iterations').notNull().default(0),
   tokensIn: integer('tokens_in').notNull().default(0),
   tokensOut: integer('tokens_out').notNull().default(0),
