@@ -19,6 +19,8 @@ export interface ChatPlan {
   defaults: Partial<Record<ProviderId, string>>
   /** false: never answer from the offline provider in place of the plan (a pinned run). */
   offlineFallback?: boolean
+  /** Exact provider/model pairs to try in order, instead of order/firstModel/defaults (an allowed list). */
+  candidates?: Array<{ provider: ProviderId, model: string }>
 }
 
 export interface ChatOutcome {
@@ -86,7 +88,8 @@ export async function chatWithFailover(ctx: FacadeContext, meta: CallMeta, plan:
   const chain: string[] = []
   const failures: FailedProvider[] = []
   let attempted = false
-  for (const [index, provider] of plan.order.entries()) {
+  const tries = plan.candidates ?? plan.order.map((provider, index) => ({ provider, model: (index === 0 && plan.firstModel) || plan.defaults[provider] }))
+  for (const { provider, model } of tries) {
     const client = ctx.registry.client(provider)
     if (!client?.chat) {
       chain.push(`${provider}:not_configured`)
@@ -97,7 +100,6 @@ export async function chatWithFailover(ctx: FacadeContext, meta: CallMeta, plan:
       failures.push({ provider, code: 'cooldown', message: `${provider} is cooling down after repeated failures` })
       continue
     }
-    const model = (index === 0 && plan.firstModel) || plan.defaults[provider]
     if (!model) {
       chain.push(`${provider}:no_model`)
       failures.push({ provider, code: 'no_model', message: `${provider}: no model named (set it in the routing table or the environment)` })
@@ -119,7 +121,7 @@ export async function chatWithFailover(ctx: FacadeContext, meta: CallMeta, plan:
       ctx.log(`[ai] ${meta.feature}: ${message} — failing over`)
     }
   }
-  if (!attempted && failures.length === 0 && ctx.offlineFallback && plan.offlineFallback !== false && !plan.order.includes('offline')) {
+  if (!attempted && failures.length === 0 && ctx.offlineFallback && plan.offlineFallback !== false && !tries.some(entry => entry.provider === 'offline')) {
     logOnce(ctx, 'offline-fallback', '[ai] no AI provider is configured: answering with the offline provider (labelled offline, no model)')
     return await attempt(ctx, meta, 'offline', plan.defaults.offline ?? 'offline-rules-v1', chain, params)
   }

@@ -25,6 +25,8 @@ export const ToolChatInput = z.object({
   provider: z.union([z.literal('auto'), completionProvider]).default('auto'),
   model: z.string().trim().min(1).max(200).optional(),
   pinned: z.object({ provider: completionProvider, model: z.string().min(1).max(200) }).optional(),
+  /** The only models the call may use, in the order tried (a surface's allowed list): failover stays inside it, no offline stand-in. */
+  candidates: z.array(z.object({ provider: completionProvider, model: z.string().min(1).max(200) })).min(1).max(30).optional(),
   maxTokens: z.number().int().min(1).max(200_000).default(4096),
   temperature: z.number().min(0).max(2).default(0),
   timeoutMs: z.number().int().min(100).max(30 * 60_000).optional(),
@@ -53,6 +55,9 @@ export async function chatWithTools(ctx: FacadeContext, request: ToolChatRequest
   }
   if (input.pinned) {
     return await chatWithFailover(ctx, meta, { order: [input.pinned.provider], firstModel: input.pinned.model, defaults: {}, offlineFallback: false }, params)
+  }
+  if (input.candidates && !ctx.forcedOffline) {
+    return await chatWithFailover(ctx, meta, { order: [], candidates: input.candidates, defaults: {}, offlineFallback: false }, params)
   }
   const route = await resolveRoute(await ctx.db(), 'complete', input.feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`), ctx.routing)
   const first: { provider: ProviderId, model?: string } = input.provider !== 'auto'

@@ -11,6 +11,8 @@ import { formatBriefing } from '../../agents/core/briefing'
 import { missionBriefFrom, scarRecallFrom, userCoreFrom } from '../../agents/core/memory-adapters'
 import type { ToolPorts } from '../../agents/core/engine/ports'
 import { ToolError } from '../../agents/core/engine/tools'
+import { EngineError } from '../../agents/core/engine/errors'
+import { proposeChange, withdrawProposal } from '../../agents/core/instructions/proposals'
 import { recall } from '../../memory/core/recall/engine'
 import { getNote } from '../../memory/core/vault/notes'
 import { resolveVaultPath } from '../../memory/core/vault/paths'
@@ -119,6 +121,18 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
       if (!result.sent) throw new ToolError(result.reason, `the mail was not sent (${result.reason})`)
       return { messageId: result.messageId }
     },
+    proposeInstructionChange: async (input) => {
+      try {
+        const { proposal, instructionId } = await proposeChange(db, input)
+        return { proposalId: proposal.id, instructionId, baseVersion: proposal.baseVersion, diff: proposal.diff }
+      }
+      catch (error) {
+        // The model is told why (no active document, nothing changed), as a step error.
+        if (error instanceof EngineError) throw new ToolError(error.code, error.message)
+        throw error
+      }
+    },
+    withdrawInstructionProposal: id => withdrawProposal(db, id),
   }
 }
 

@@ -49,7 +49,7 @@ export async function decideApproval(deps: EngineDeps, approvalId: string, decis
   if (decision === 'approve') {
     const tool = deps.registry.get(approval.tool)
     if (!tool) throw new EngineError('unknown_tool', `the tool ${approval.tool} no longer exists`, 409)
-    message = await executeTool(deps, tool, call, approval.payload, step as AgentRunStep, { ports: deps.ports, actor: `agent-run:${run.id}:${context.actingUser.email}`, runId: run.id })
+    message = await executeTool(deps, tool, call, approval.payload, step as AgentRunStep, { ports: deps.ports, actor: `agent-run:${run.id}:${context.actingUser.email}`, runId: run.id, owner: context.agent.ownerEmail, agent: context.agent.codename })
   }
   else {
     await updateStep(deps.db, step!.id, { status: 'rejected', error: `denied by ${person.email}${note ? `: ${note}` : ''}` })

@@ -31,8 +31,10 @@ export function personalAgentOf(email: string): string {
   return `${PERSONAL_AGENT}:${email}`
 }
 
-export function personalRunContext(person: HubPerson, body: z.output<typeof StartRunBody>): RunContextRequest {
+/** The personal agent's context; `own` carries the person's active instructions and model choice (read by the caller). */
+export function personalRunContext(person: HubPerson, body: z.output<typeof StartRunBody>, own: Pick<RunContextRequest, 'instructions' | 'modelPreference'> = {}): RunContextRequest {
   return {
+    ...own,
     surface: body.surface,
     trigger: 'interactive',
     actingUser: { id: person.id, email: person.email, role: person.role },

@@ -2,7 +2,8 @@
 // person that share a conversation id. A new turn is a new run of the person's own agent
 // (regime `user`), given the conversation's previous turns and the page it was asked from as
 // context. Only the person who holds a conversation sees or continues it (404 otherwise,
-// founders included: a conversation is private, the runs page is the audit view).
+// founders included: a conversation is private, the runs page is the audit view). Each turn
+// reads the person's active instructions (latest version) and their model choice afresh.
 import { randomUUID } from 'node:crypto'
 import { and, asc, desc, eq, gt, isNotNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
@@ -11,6 +12,8 @@ import { agentRunSteps, agentRuns } from '../../../../db/schema/agent-runs'
 import type { RunContextRequest } from './context'
 import { EngineError } from './errors'
 import { personalAgentOf, type HubPerson } from './api'
+import { activeInstructions, instructionSource } from '../instructions/documents'
+import { modelChoice } from './models'
 
 /** How many previous turns a new turn is given (the most recent ones). */
 export const CHAT_HISTORY_TURNS = 8
@@ -74,6 +77,8 @@ export function historyText(turns: ChatTurn[]): string {
  */
 export async function chatRunContext(db: Db, person: HubPerson, body: ChatInput): Promise<RunContextRequest & { conversationId: string }> {
   const turns = body.conversationId ? await conversationTurns(db, person, body.conversationId) : []
+  // Read at every turn: an edit of the instructions, or a new model choice, takes effect on the next run.
+  const [active, preference] = await Promise.all([activeInstructions(db, person.email), modelChoice(db, person.email, 'hub_chat')])
   const sources: NonNullable<RunContextRequest['sources']> = []
   if (body.page) {
     sources.push({ kind: 'page', ref: body.page.path, ...(body.page.title ? { title: body.page.title } : {}) })
@@ -88,7 +93,9 @@ export async function chatRunContext(db: Db, person: HubPerson, body: ChatInput)
     request: body.request,
     sources,
     memory: historyText(turns),
+    instructions: active ? [{ source: instructionSource(active), text: active.body }] : [],
     modelRequest: { provider: 'auto' },
+    modelPreference: preference,
     conversationId: body.conversationId ?? randomUUID(),
   }
 }

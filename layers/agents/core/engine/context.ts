@@ -7,6 +7,7 @@ import { REGIMES, SURFACES, TRIGGERS } from './vocabulary'
 export const DEFAULT_BUDGET = { iterations: 8, tokens: 200_000, costUsd: 2 } as const
 
 const provider = z.enum(['auto', 'mistral', 'anthropic', 'openai', 'openai-compat', 'offline'])
+const modelRef = z.object({ provider: z.enum(['mistral', 'anthropic', 'openai', 'openai-compat', 'offline']), model: z.string().min(1).max(200) })
 
 export const RunContextInput = z.object({
   surface: z.enum(SURFACES),
@@ -22,6 +23,15 @@ export const RunContextInput = z.object({
   sources: z.array(z.object({ kind: z.string().max(50), ref: z.string().max(500), title: z.string().max(300).optional() })).max(50).default([]),
   memory: z.string().max(40_000).default(''),
   modelRequest: z.object({ provider: provider.default('auto'), model: z.string().min(1).max(200).optional() }).default({ provider: 'auto' }),
+  /** The person's stored model choice (used while allowed; withdrawn: Auto, said on the run). */
+  modelPreference: modelRef.nullable().default(null),
+  /** Decided by the engine when the run starts (models.ts): never taken from a caller as is. */
+  modelResolution: z.object({
+    first: modelRef.nullable(),
+    candidates: z.array(modelRef).nullable(),
+    mode: z.enum(['request', 'choice', 'auto']),
+    note: z.string().nullable(),
+  }).nullable().default(null),
   budget: z.object({
     iterations: z.number().int().min(1).max(50).default(DEFAULT_BUDGET.iterations),
     tokens: z.number().int().min(100).max(5_000_000).default(DEFAULT_BUDGET.tokens),

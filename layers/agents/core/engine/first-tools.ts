@@ -1,6 +1,7 @@
 // The first tools (issue 19, Deliver 3). READ: recall memory, read a vault note, search and
 // read worksites and Atlas messages, read an agent's briefing. WRITE (undoable from their
-// snapshot): create a work item (a task), a vault inbox note. EXTERNAL_WRITE (not undoable,
+// snapshot): create a work item (a task), a vault inbox note, a proposed change of the
+// person's instructions (a diff they apply or reject; undo deletes the proposal). EXTERNAL_WRITE (not undoable,
 // approval first): start a coding-agent spawn for a work item, a team mail to internal
 // recipients only. Nothing else exists for the agent (tests/unit/registry.test.ts lists
 // the capabilities that must stay absent).
@@ -111,6 +112,25 @@ export const FIRST_TOOLS = [
     },
     revert: async (write, { ports }) => {
       if (!await ports.deleteInboxNote(write.id)) throw new ToolError('undo_refused', 'the note is gone')
+    },
+  }),
+  defineTool({
+    name: 'propose_instruction_change',
+    description: 'Propose a change to the person\'s active instructions: the full new Markdown text and why. The person sees the diff and applies or rejects it; nothing changes until they do.',
+    class: 'WRITE',
+    undo: 'snapshot',
+    input: z.object({ body: z.string().min(1).max(40_000), reason: z.string().trim().min(1).max(2000) }),
+    run: async (input, { ports, owner, agent, runId }) => {
+      if (!owner) throw new ToolError('no_owner', 'this run has no owner whose instructions could change')
+      const proposed = await ports.proposeInstructionChange({ ownerEmail: owner, body: input.body, reason: input.reason, runId, proposedBy: agent ?? 'agent' })
+      return {
+        output: { ...proposed, note: 'Proposed only: the person applies or rejects it on their instructions page.' },
+        sources: [{ kind: 'instructions', ref: `${proposed.instructionId}@v${proposed.baseVersion}`, title: 'the instructions the proposal is based on' }],
+        write: { entity: 'instruction_proposal', id: proposed.proposalId, snapshot: null, undoable: true },
+      }
+    },
+    revert: async (write, { ports }) => {
+      if (!await ports.withdrawInstructionProposal(write.id)) throw new ToolError('undo_refused', 'the person already applied or rejected this proposal')
     },
   }),
   defineTool({

@@ -9,12 +9,13 @@ import { eq, sql } from 'drizzle-orm'
 import { agentApprovals, agentRunSteps, agentRuns } from '../../../../db/schema/agent-runs'
 import { RunContextInput, type RunContext, type RunContextRequest } from './context'
 import { EngineError } from './errors'
+import { modelSurfaceOf, resolveModel, surfaceModels, type ProviderAvailability } from './models'
 import { checkPolicy } from './policy'
 import type { ToolPorts } from './ports'
 import { promptLayers, systemPrompt, type PromptLayer } from './prompt'
 import { hasStandingApproval } from './standing'
 import { appendStep, getRun, insertRun, ledgerCost, truncate, updateRun, updateStep, type AgentRun, type AgentRunStep, type StepInsert } from './store'
-import { ToolError, type ToolDefinition, type ToolRegistry } from './tools'
+import { ToolError, type ToolDefinition, type ToolRegistry, type ToolRunContext } from './tools'
 import { assertWithinLimits, type PersonLimits } from './usage'
 import { APPROVAL_TTL_MS, ENGINE_FEATURE, MODEL_OUTPUT_CHARS, type RunStatus } from './vocabulary'
 
@@ -30,6 +31,8 @@ export interface EngineDeps {
   log?: (line: string) => void
   /** Per-person limits checked before a run starts (none: unlimited). */
   limits?: PersonLimits
+  /** Which providers can answer now (the Auto rule of models.ts; none given: all count as unavailable). */
+  providers?: () => ProviderAvailability[]
 }
 
 const clock = (deps: EngineDeps) => (deps.now ?? (() => new Date()))()
@@ -48,9 +51,14 @@ export async function startRun(deps: EngineDeps, request: RunContextRequest): Pr
 
 /** Checks the context and the person's limits and writes the run's row, without driving it (the hub chat streams it). */
 export async function createRun(deps: EngineDeps, request: RunContextRequest): Promise<AgentRun> {
-  const context = parseRunContext(request)
-  if (deps.limits) await assertWithinLimits(deps.db, context.actingUser.email, deps.limits, clock(deps))
+  const parsed = parseRunContext(request)
+  if (deps.limits) await assertWithinLimits(deps.db, parsed.actingUser.email, deps.limits, clock(deps))
+  // The model is decided once, before the run exists: a model the surface does not allow is refused here.
+  const allowed = await surfaceModels(deps.db, modelSurfaceOf(parsed.agent.codename))
+  const resolution = resolveModel(allowed, deps.providers?.() ?? [], { request: parsed.modelRequest, preference: parsed.modelPreference })
+  const context: RunContext = { ...parsed, modelResolution: resolution }
   return await insertRun(deps.db, {
+    modelNote: resolution.note,
     surface: context.surface,
     trigger: context.trigger,
     agent: context.agent.codename,
@@ -100,7 +108,7 @@ export async function driveRun(deps: EngineDeps, runId: string): Promise<AgentRu
         // After the first turn the run is pinned to who answered it: no silent model change.
         ...(run.provider && run.model
           ? { pinned: { provider: run.provider as never, model: run.model } }
-          : { provider: context.modelRequest.provider, model: context.modelRequest.model }),
+          : modelAsk(context)),
       })
     }
     catch (error) {
@@ -140,6 +148,13 @@ export async function driveRun(deps: EngineDeps, runId: string): Promise<AgentRu
       if (cost >= context.budget.costUsd) return await finish(deps, run, 'stopped', { error: `budget: $${context.budget.costUsd} spent` })
     }
   }
+}
+
+/** The first turn's model: the engine's resolution (restricted to the surface's list), else the request as is. */
+function modelAsk(context: RunContext): Pick<ToolChatRequest, 'provider' | 'model' | 'candidates'> {
+  const resolution = context.modelResolution
+  if (resolution?.first) return { provider: resolution.first.provider, model: resolution.first.model, ...(resolution.candidates ? { candidates: resolution.candidates } : {}) }
+  return { provider: context.modelRequest.provider, model: context.modelRequest.model }
 }
 
 interface PendingApproval { agent: string, tool: string, payload: Record<string, unknown>, askedOf: string }
@@ -212,7 +227,7 @@ async function handleCall(deps: EngineDeps, run: AgentRun, context: RunContext, 
   if (decision.kind === 'deny') return refuse('denied', `${decision.code}: ${decision.reason}`)
   const parsed = tool!.input.safeParse(call.input)
   if (!parsed.success) return refuse('error', `invalid_input: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}`)
-  const ctx = { ports: deps.ports, actor: `agent-run:${run.id}:${context.actingUser.email}`, runId: run.id }
+  const ctx: ToolRunContext = { ports: deps.ports, actor: `agent-run:${run.id}:${context.actingUser.email}`, runId: run.id, owner: context.agent.ownerEmail, agent: context.agent.codename }
   const refusal = tool!.guard ? await tool!.guard(parsed.data, ctx) : null
   if (refusal) return refuse('denied', `guard: ${refusal}`)
   if (decision.kind === 'ask') {
@@ -229,7 +244,7 @@ async function handleCall(deps: EngineDeps, run: AgentRun, context: RunContext, 
 type StepOutcome = Pick<StepInsert, 'status' | 'output' | 'sources' | 'write' | 'error' | 'durationMs'>
 
 /** Runs a tool; a failing tool is a step error the model sees, never a crash of the run. */
-async function runTool(deps: EngineDeps, tool: ToolDefinition, call: ToolCall, input: unknown, ctx: { ports: ToolPorts, actor: string, runId: string }): Promise<{ patch: StepOutcome, message: ToolMessage }> {
+async function runTool(deps: EngineDeps, tool: ToolDefinition, call: ToolCall, input: unknown, ctx: ToolRunContext): Promise<{ patch: StepOutcome, message: ToolMessage }> {
   const started = Date.now()
   try {
     const outcome = await tool.run(input, ctx)
@@ -248,7 +263,7 @@ async function runTool(deps: EngineDeps, tool: ToolDefinition, call: ToolCall, i
 }
 
 /** Runs an approved call with its stored payload and records the outcome on its step. */
-export async function executeTool(deps: EngineDeps, tool: ToolDefinition, call: ToolCall, input: unknown, step: AgentRunStep, ctx: { ports: ToolPorts, actor: string, runId: string }): Promise<ToolMessage> {
+export async function executeTool(deps: EngineDeps, tool: ToolDefinition, call: ToolCall, input: unknown, step: AgentRunStep, ctx: ToolRunContext): Promise<ToolMessage> {
   const { patch, message } = await runTool(deps, tool, call, input, ctx)
   await updateStep(deps.db, step.id, patch)
   return message

@@ -22,4 +22,8 @@ export interface ToolPorts {
   /** The internal team's addresses (the only recipients a team mail may have). */
   teamEmails: () => Promise<string[]>
   sendTeamMail: (mail: { to: string[], subject: string, body: string }, actor: string) => Promise<{ messageId: string | null }>
+  /** Stores a proposed change of the owner's active instructions (never changes the document). */
+  proposeInstructionChange: (input: { ownerEmail: string, body: string, reason: string, runId: string, proposedBy: string }) => Promise<{ proposalId: string, instructionId: string, baseVersion: number, diff: string }>
+  /** Undo of a proposal: deletes it while it is pending; false once the person decided. */
+  withdrawInstructionProposal: (id: string) => Promise<boolean>
 }

@@ -35,6 +35,9 @@ export interface ToolRunContext {
   ports: ToolPorts
   actor: string
   runId: string
+  /** The agent's owner (whose instructions a proposal targets) and its codename. */
+  owner?: string
+  agent?: string
 }
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType> {

@@ -24,7 +24,7 @@ describe('the first tools', () => {
     expect(Object.fromEntries(registry.list().map(tool => [tool.name, tool.class]))).toEqual({
       recall_memory: 'READ', read_vault_note: 'READ', search_worksites: 'READ', read_work_item: 'READ',
       search_atlas_messages: 'READ', read_atlas_message: 'READ', read_agent_briefing: 'READ',
-      create_work_item: 'WRITE', create_vault_inbox_note: 'WRITE',
+      create_work_item: 'WRITE', create_vault_inbox_note: 'WRITE', propose_instruction_change: 'WRITE',
       start_spawn: 'EXTERNAL_WRITE', draft_team_mail: 'EXTERNAL_WRITE',
     })
   })
@@ -61,7 +61,7 @@ describe('the policy', () => {
 
   it('lets a viewer read, never write', () => {
     expect(checkPolicy({ ...base, role: 'viewer', name: 'recall_memory', tool: tool('recall_memory') })).toEqual({ kind: 'allow' })
-    for (const name of ['create_work_item', 'create_vault_inbox_note', 'start_spawn', 'draft_team_mail']) {
+    for (const name of ['create_work_item', 'create_vault_inbox_note', 'propose_instruction_change', 'start_spawn', 'draft_team_mail']) {
       expect(checkPolicy({ ...base, role: 'viewer', name, tool: tool(name) }), name).toMatchObject({ kind: 'deny', code: 'role_forbids_write' })
     }
   })

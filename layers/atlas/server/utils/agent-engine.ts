@@ -31,6 +31,7 @@ export async function useAgentEngine(): Promise<EngineDeps> {
       mailer: () => (mailer ??= createMailer({ config: mail, db })),
     }),
     limits: personLimits(process.env),
+    providers: () => ai.providers(),
     log: line => console.warn(line),
   }
 }
