@@ -22,6 +22,11 @@ const VIEWER_WRITES: Array<[string, RegExp]> = [
   ['POST', /^\/api\/agents\/runs\/[^/]+\/rerun$/],
   // A chat turn is a run of the person's own agent (regime `user`: a viewer's agent only reads).
   ['POST', /^\/api\/agents\/chat$/],
+  // Instructions are personal: a viewer writes their own too (issue 19, Deliver 7); owner-only in the routes.
+  ['POST', /^\/api\/agents\/instructions(\/[^/]+\/(versions|versions\/\d+\/restore|proposals\/[^/]+))?$/],
+  ['PATCH', /^\/api\/agents\/instructions\/[^/]+$/],
+  // Choosing one of the allowed models (or Auto) for one's own agent.
+  ['PUT', /^\/api\/agents\/model-choice$/],
 ]
 
 const FOUNDER_ONLY: Array<[string, RegExp]> = [
@@ -30,6 +35,8 @@ const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['PUT', /^\/api\/memory\/user-model\/[^/]+$/],
   // The skills registry: only the founder promotes (or rejects) a skill proposal (issue 18, Deliver 6).
   ['POST', /^\/api\/learning\/skill-proposals\/[^/]+\/(promote|reject)$/],
+  // Which models the personal agent and custom agents may use (issue 19, Deliver 8).
+  ['PUT', /^\/api\/agents\/models\/[^/]+$/],
 ]
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
