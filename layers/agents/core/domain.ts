@@ -12,4 +12,9 @@ export const domain: DomainDescriptor = {
     "The animated reactor with each agent's live state",
     'Routing by prompt domain',
   ],
+  pages: [
+    { label: 'Runs', icon: 'i-lucide-route', to: '/hub/agents/runs' },
+    { label: 'Instructions', icon: 'i-lucide-scroll-text', to: '/hub/agents/instructions' },
+    { label: 'Models', icon: 'i-lucide-cpu', to: '/hub/agents/models' },
+  ],
 }
