@@ -123,6 +123,21 @@ describe('failover before the first token only', () => {
     expect(fleet.openai.requests.length + fleet.mistral.requests.length).toBe(before)
   })
 
+  it('with an allowed list (candidates), fails over only inside it, each with its own model, never offline', async () => {
+    fleet.mistral.respond(() => ({ status: 401, body: { message: 'Unauthorized' } }))
+    const { ai } = harness(fleet.env(KEYS))
+    const before = fleet.anthropic.requests.length
+    const answer = await ai.chatWithTools({ feature: 'agent_run', messages: ask, tools, candidates: [{ provider: 'mistral', model: 'mistral-small-latest' }, { provider: 'openai', model: 'gpt-4o' }] })
+    expect(answer).toMatchObject({ provider: 'openai', model: expect.stringMatching(/^gpt-4o/) })
+    expect(answer.failoverChain[0]).toMatch(/^mistral:/)
+    expect(fleet.anthropic.requests.length).toBe(before)
+    fleet.openai.respond(() => ({ status: 401, body: { error: { message: 'Unauthorized' } } }))
+    await expect(ai.chatWithTools({ feature: 'agent_run', messages: ask, tools, candidates: [{ provider: 'mistral', model: 'mistral-small-latest' }, { provider: 'openai', model: 'gpt-4o' }] })).rejects.toBeInstanceOf(AiUnavailableError)
+    expect(fleet.anthropic.requests.length).toBe(before)
+    // No configured provider in the list: no offline stand-in either.
+    await expect(harness({}).ai.chatWithTools({ feature: 'agent_run', messages: ask, tools, candidates: [{ provider: 'mistral', model: 'mistral-small-latest' }] })).rejects.toBeInstanceOf(AiUnavailableError)
+  })
+
   it('a pinned provider that is not configured is never replaced by the offline provider', async () => {
     const { ai } = harness({})
     await expect(ai.chatWithTools({ feature: 'agent_run', messages: ask, tools, pinned: { provider: 'mistral', model: 'mistral-large-latest' } })).rejects.toBeInstanceOf(AiUnavailableError)
