@@ -26,6 +26,15 @@ describe('authorisation policy', () => {
     expect(requirementFor('POST', '/api/atlas/messages/42/lessons')).toEqual({ public: false, minRole: 'operator' })
   })
 
+  it('lets anyone write their own instructions and model choice, only founders set the models of a surface', () => {
+    for (const [method, path] of [['POST', '/api/agents/instructions'], ['PATCH', '/api/agents/instructions/abc'], ['POST', '/api/agents/instructions/abc/versions'], ['POST', '/api/agents/instructions/abc/versions/3/restore'], ['POST', '/api/agents/instructions/abc/proposals/def'], ['PUT', '/api/agents/model-choice']] as const) {
+      expect(requirementFor(method, path), `${method} ${path}`).toEqual({ public: false, minRole: 'viewer' })
+    }
+    expect(requirementFor('DELETE', '/api/agents/instructions/abc')).toEqual({ public: false, minRole: 'operator' })
+    expect(requirementFor('PUT', '/api/agents/models/hub_chat')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('GET', '/api/agents/models')).toEqual({ public: false, minRole: 'viewer' })
+  })
+
   it('ranks founder above operator above viewer', () => {
     expect(roleAllows('founder', 'operator')).toBe(true)
     expect(roleAllows('operator', 'operator')).toBe(true)
