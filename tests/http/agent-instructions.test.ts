@@ -26,7 +26,18 @@ afterAll(async () => {
   await hub?.interrupt()
 })
 
-async function call<T = Record<string, any>>(method: string, path: string, who: Who | null, body?: unknown): Promise<{ status: number, json: T & { data?: Record<string, unknown> } }> {
+interface Doc { id: string, active: boolean }
+interface Version { version: number, body: string }
+interface Proposal { id: string, status: string, baseVersion: number, runId: string, diff: string }
+interface RunRow { status: string, provider: string, modelNote: string | null, promptLayers: Array<{ layer: string, sources: string[], text: string }> }
+/** Every shape these routes answer, loosely: each test reads the fields its route sends. */
+interface Reply {
+  statusCode: number, data: { code?: string }, runId: string
+  document: Doc, documents: Doc[], versions: Version[], proposals: Proposal[], run: RunRow
+  models: Array<{ provider: string }>, surfaces: { hub_chat: unknown[] }, known: Record<string, string[]>, canEdit: boolean, choice: unknown
+}
+
+async function call<T = Reply>(method: string, path: string, who: Who | null, body?: unknown): Promise<{ status: number, json: T & { data?: Record<string, unknown> } }> {
   const response = await fetch(`${hub.url}/api/agents${path}`, {
     method,
     headers: { ...(who ? { cookie: cookies[who] } : {}), ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
@@ -36,7 +47,7 @@ async function call<T = Record<string, any>>(method: string, path: string, who: 
 }
 
 /** Waits for a chat run to end (the route answers before the engine drives it). */
-async function settled(runId: string): Promise<Record<string, any>> {
+async function settled(runId: string): Promise<Reply> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const { json } = await call('GET', `/runs/${runId}`, 'operator')
     if (json.run && json.run.status !== 'running') return json
@@ -57,7 +68,7 @@ describe('instructions', () => {
     docId = created.json.document.id
     expect(created.json.document.active).toBe(true)
     const saved = await call('POST', `/instructions/${docId}/versions`, 'operator', { body: 'Answer in French.\nCite sources.\n', baseVersion: 1, note: 'sources' })
-    expect(saved.json.versions.map((v: { version: number }) => v.version)).toEqual([2, 1])
+    expect(saved.json.versions.map(v => v.version)).toEqual([2, 1])
     expect((await call('POST', `/instructions/${docId}/versions`, 'operator', { body: 'stale', baseVersion: 1 })).json).toMatchObject({ statusCode: 409, data: { code: 'version_conflict' } })
     // Bad bodies: 400 with a code.
     for (const body of [{}, { title: '', body: 'x' }, { title: 'x', body: 'y'.repeat(40_001) }, { title: 'x', body: 'y', extra: true }]) {
@@ -82,23 +93,23 @@ describe('instructions', () => {
     expect(other.json.document.active).toBe(false)
     expect((await call('PATCH', `/instructions/${other.json.document.id}`, 'operator', { active: true })).json.document.active).toBe(true)
     expect((await call('PATCH', `/instructions/${docId}`, 'operator', { active: true })).json.document.active).toBe(true)
-    const listed = (await call('GET', '/instructions', 'operator')).json.documents as Array<{ id: string, active: boolean }>
+    const listed = (await call('GET', '/instructions', 'operator')).json.documents 
     expect(listed.filter(doc => doc.active).map(doc => doc.id)).toEqual([docId])
   })
 
   it('gives the next chat run the latest version, and applies or rejects the agent\'s proposal', async () => {
     const turn = await call('POST', '/chat', 'operator', { request: 'Hello' })
     const view = await settled(turn.json.runId)
-    const layer = view.run.promptLayers.find((l: { layer: string }) => l.layer === 'instructions')
+    const layer = view.run.promptLayers.find(l => l.layer === 'instructions')
     expect(layer).toMatchObject({ sources: [`instructions:${docId}@v3`], text: 'Answer in French.\n' })
 
     const proposing = await call('POST', '/chat', 'operator', { request: plan([{ call: 'propose_instruction_change', input: { body: 'Answer in French.\nBe kind.\n', reason: 'tone' } }, { answer: 'Proposed.' }]) })
     await settled(proposing.json.runId)
     const doc = (await call('GET', `/instructions/${docId}`, 'operator')).json
-    const proposal = doc.proposals[0]
+    const proposal = doc.proposals[0]!
     expect(proposal).toMatchObject({ status: 'pending', baseVersion: 3, runId: proposing.json.runId })
     expect(proposal.diff).toContain('+Be kind.')
-    expect(doc.versions[0].version).toBe(3)
+    expect(doc.versions[0]!.version).toBe(3)
     expect((await call('POST', `/instructions/${docId}/proposals/${proposal.id}`, 'operator', { decision: 'maybe' })).status).toBe(400)
     expect((await call('POST', `/instructions/${docId}/proposals/${proposal.id}`, 'founder', { decision: 'apply' })).status).toBe(404)
     const applied = await call('POST', `/instructions/${docId}/proposals/${proposal.id}`, 'operator', { decision: 'apply' })
@@ -108,7 +119,7 @@ describe('instructions', () => {
     // A proposal made before the person saved again no longer applies.
     const stale = await call('POST', '/chat', 'operator', { request: plan([{ call: 'propose_instruction_change', input: { body: 'Other text.\n', reason: 'why not' } }, { answer: 'ok' }]) })
     await settled(stale.json.runId)
-    const staleId = (await call('GET', `/instructions/${docId}`, 'operator')).json.proposals.find((p: { status: string }) => p.status === 'pending').id
+    const staleId = (await call('GET', `/instructions/${docId}`, 'operator')).json.proposals.find(p => p.status === 'pending')!.id
     await call('POST', `/instructions/${docId}/versions`, 'operator', { body: 'Moved on.\n' })
     expect((await call('POST', `/instructions/${docId}/proposals/${staleId}`, 'operator', { decision: 'apply' })).json).toMatchObject({ statusCode: 409, data: { code: 'version_conflict' } })
     expect((await call('POST', `/instructions/${docId}/proposals/${staleId}`, 'operator', { decision: 'reject' })).status).toBe(200)
@@ -129,7 +140,7 @@ describe('models by surface', () => {
     }
     const set = await call('PUT', '/models/hub_chat', 'founder', list)
     expect(set.status).toBe(200)
-    expect(set.json.models.map((m: { provider: string }) => m.provider)).toEqual(['mistral', 'offline', 'anthropic'])
+    expect(set.json.models.map(m => m.provider)).toEqual(['mistral', 'offline', 'anthropic'])
     const read = (await call('GET', '/models', 'viewer')).json
     expect(read).toMatchObject({ canEdit: false, choice: null })
     expect(read.surfaces.hub_chat).toHaveLength(3)
