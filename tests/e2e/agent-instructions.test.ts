@@ -1,0 +1,135 @@
+// Instructions and models by surface in a browser (issue 19, Deliver 7 and 8): the operator
+// writes an instruction document and saves a second version on the instructions page, picks
+// an allowed model in the chat panel, asks the agent; the run page's instructions layer names
+// version 2 and opens it. The founder withdraws that model on the models page; the operator's
+// next question runs on Auto and its run page says the model was withdrawn. The operator sees
+// the model lists read-only. No page error and no failed API call along the way.
+import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { FOUNDER, signIn, signInEveryRole, startHub, type Hub } from '../helpers/hub'
+import { launchBrowser, signInPage } from '../helpers/browser'
+import { TESTS_TMP } from '../helpers/database-config'
+
+let hub: Hub
+let browser: Browser
+let operator: Page
+let founder: Page
+const errors: string[] = []
+const SCREENS = join(TESTS_TMP, 'screens')
+const POLL = { timeout: 15_000 }
+
+function watch(page: Page) {
+  page.on('pageerror', error => errors.push(`page error: ${error.message}`))
+  page.on('response', (response) => {
+    if (response.url().includes('/api/') && response.status() >= 400) errors.push(`${response.status()} ${response.url()}`)
+  })
+}
+
+beforeAll(async () => {
+  hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1', AI_OFFLINE: '1' } })
+  await signInEveryRole(hub)
+  // The founder's list to start from (the page edits it below).
+  const cookie = await signIn(hub.url, FOUNDER.email, FOUNDER.password)
+  const set = await fetch(`${hub.url}/api/agents/models/hub_chat`, {
+    method: 'PUT',
+    headers: { 'cookie': cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ models: [{ provider: 'offline', model: 'offline-rules-v1' }, { provider: 'anthropic', model: 'claude-haiku-4-5' }] }),
+  })
+  if (set.status !== 200) throw new Error(`setting the model list failed: ${set.status}`)
+  mkdirSync(SCREENS, { recursive: true })
+  browser = await launchBrowser()
+  operator = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  watch(operator)
+  await signInPage(operator, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' })
+  founder = await (await browser.newContext()).newPage({ viewport: { width: 1440, height: 900 } })
+  watch(founder)
+  await signInPage(founder, hub.url, FOUNDER)
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await hub?.interrupt()
+})
+
+/** A Nuxt UI field's own input, whether the test id lands on its wrapper or on the element. */
+const field = (page: Page, testId: string, tag: 'input' | 'textarea') => page.locator(`[data-testid="${testId}"] ${tag}, ${tag}[data-testid="${testId}"]`)
+
+async function hydrated(page: Page) {
+  await page.waitForLoadState('networkidle')
+  await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
+}
+
+/** Opens the chat panel from the command palette, unless it is open already. */
+async function openChat() {
+  if (await operator.getByTestId('agent-chat').isVisible()) return
+  await operator.keyboard.press('Control+k')
+  const palette = operator.getByPlaceholder('Pages, agents, messages, notes…')
+  await palette.waitFor()
+  await palette.fill('Ask')
+  await operator.getByRole('option', { name: /Ask the agent/ }).click()
+  await operator.getByTestId('agent-chat').waitFor()
+}
+
+async function ask(question: string) {
+  await openChat()
+  await operator.getByTestId('agent-chat-new').click()
+  await operator.locator('[data-testid="agent-chat-prompt"] textarea, textarea[data-testid="agent-chat-prompt"]').fill(question)
+  await operator.getByTestId('agent-chat-submit').click()
+  await expect.poll(() => operator.getByTestId('agent-chat-status').last().textContent(), POLL).toContain('done')
+}
+
+it('writes instructions, asks the agent, and the run names the version it read; a withdrawn model falls back to Auto', async () => {
+  await operator.goto(`${hub.url}/hub/agents/instructions`)
+  await hydrated(operator)
+  await expect.poll(() => operator.getByTestId('instructions-empty').count(), POLL).toBe(1)
+  await operator.getByTestId('instructions-new').click()
+  await field(operator, 'instructions-new-title', 'input').fill('How I work')
+  await field(operator, 'instructions-new-body', 'textarea').fill('Answer in French.')
+  await operator.getByTestId('instructions-create').click()
+  await expect.poll(() => operator.getByTestId('instructions-active').count(), POLL).toBe(1)
+  await field(operator, 'instructions-body', 'textarea').fill('Answer in French.\nCite the notes you read.')
+  await field(operator, 'instructions-note', 'input').fill('cite notes')
+  await operator.getByTestId('instructions-save').click()
+  await expect.poll(() => operator.getByTestId('instructions-version-2').count(), POLL).toBe(1)
+
+  // The chat panel offers the allowed models; the operator picks one, then asks.
+  await openChat()
+  await operator.getByTestId('agent-chat-model').click()
+  await operator.getByRole('option', { name: 'anthropic / claude-haiku-4-5' }).click()
+  await expect.poll(() => operator.getByTestId('agent-chat-model').textContent(), POLL).toContain('claude-haiku-4-5')
+  await ask('What should I remember about webhooks?')
+  await operator.getByTestId('agent-chat-run-link').last().click()
+  await operator.waitForURL(/\/hub\/agents\/runs\/[0-9a-f-]{36}$/, POLL)
+  // The panel stays open over the page it navigated: close it to use the run page.
+  await operator.keyboard.press('Escape')
+  const layerLink = operator.getByTestId('prompt-layer-instructions-link')
+  await expect.poll(() => layerLink.textContent(), POLL).toContain('version 2')
+  expect(await operator.getByTestId('run-model-note').count()).toBe(0)
+  await operator.screenshot({ path: join(SCREENS, 'agent-run-instructions.png'), fullPage: true })
+  await layerLink.click()
+  await operator.waitForURL(/\/hub\/agents\/instructions\?doc=[0-9a-f-]{36}&version=2$/, POLL)
+  await expect.poll(() => operator.getByTestId('instructions-shown-version').textContent(), POLL).toContain('Cite the notes you read.')
+
+  // The founder withdraws the chosen model on the models page.
+  await founder.goto(`${hub.url}/hub/agents/models`)
+  await hydrated(founder)
+  await expect.poll(() => founder.getByTestId('models-hub_chat-row').count(), POLL).toBe(2)
+  await founder.getByTestId('models-hub_chat').getByRole('switch').nth(1).click()
+  await founder.getByTestId('models-hub_chat-save').click()
+  await expect.poll(() => founder.getByText('Saved: the next runs follow this list').count(), POLL).toBe(1)
+  await founder.screenshot({ path: join(SCREENS, 'agent-models.png'), fullPage: true })
+
+  await ask('And about retries?')
+  await operator.getByTestId('agent-chat-run-link').last().click()
+  await operator.waitForURL(/\/hub\/agents\/runs\/[0-9a-f-]{36}$/, POLL)
+  await expect.poll(() => operator.getByTestId('run-model-note').textContent(), POLL).toContain('model anthropic/claude-haiku-4-5 was withdrawn, Auto used')
+
+  // The operator reads the lists, without editing them.
+  await operator.goto(`${hub.url}/hub/agents/models`)
+  await hydrated(operator)
+  await expect.poll(() => operator.getByTestId('models-read-only').count(), POLL).toBe(1)
+  expect(await operator.getByTestId('models-hub_chat-save').count()).toBe(0)
+  expect(errors).toEqual([])
+}, 180_000)
