@@ -1,7 +1,8 @@
 // Instructions and models by surface in a browser (issue 19, Deliver 7 and 8): the operator
 // writes an instruction document and saves a second version on the instructions page, picks
 // an allowed model in the chat panel, asks the agent; the run page's instructions layer names
-// version 2 and opens it. The founder withdraws that model on the models page; the operator's
+// version 2 and opens it; the agent's proposed change is shown as a diff and applied (version
+// 3). The founder withdraws that model on the models page; the operator's
 // next question runs on Auto and its run page says the model was withdrawn. The operator sees
 // the model lists read-only. No page error and no failed API call along the way.
 import { join } from 'node:path'
@@ -93,6 +94,7 @@ it('writes instructions, asks the agent, and the run names the version it read; 
   await field(operator, 'instructions-note', 'input').fill('cite notes')
   await operator.getByTestId('instructions-save').click()
   await expect.poll(() => operator.getByTestId('instructions-version-2').count(), POLL).toBe(1)
+  await operator.screenshot({ path: join(SCREENS, 'agent-instructions.png'), fullPage: true })
 
   // The chat panel offers the allowed models; the operator picks one, then asks.
   await openChat()
@@ -111,6 +113,18 @@ it('writes instructions, asks the agent, and the run names the version it read; 
   await layerLink.click()
   await operator.waitForURL(/\/hub\/agents\/instructions\?doc=[0-9a-f-]{36}&version=2$/, POLL)
   await expect.poll(() => operator.getByTestId('instructions-shown-version').textContent(), POLL).toContain('Cite the notes you read.')
+
+  // The agent proposes a change (a scripted offline plan); the operator reads the diff and applies it.
+  const plan = [{ call: 'propose_instruction_change', input: { body: 'Answer in French.\nCite the notes you read.\nBe brief.', reason: 'shorter answers' } }, { answer: 'I proposed a change.' }]
+  await ask(`Propose a change.\n\`\`\`offline-plan\n${JSON.stringify(plan)}\n\`\`\``)
+  await operator.keyboard.press('Escape')
+  await operator.reload()
+  await hydrated(operator)
+  await expect.poll(() => operator.getByTestId('instructions-proposal-diff').textContent(), POLL).toContain('+Be brief.')
+  await operator.screenshot({ path: join(SCREENS, 'agent-instructions-proposal.png'), fullPage: true })
+  await operator.getByTestId('instructions-proposal-apply').click()
+  await expect.poll(() => operator.getByTestId('instructions-version-3').count(), POLL).toBe(1)
+  expect(await operator.getByTestId('instructions-proposal').count()).toBe(0)
 
   // The founder withdraws the chosen model on the models page.
   await founder.goto(`${hub.url}/hub/agents/models`)
