@@ -1,10 +1,12 @@
 // lock-guardian [--dry-run] [--json] [--stale-minutes N]
 // Every 15 minutes: alerts on leases held 10 minutes without heartbeat or whose holder is gone;
-// an alert whose mail did not go out is sent again at the next runs, for a day.
+// an alert whose mail did not go out is sent again at the next runs, for a day. Also fails the
+// agent runs left `running` by a hub process that is gone (layers/agents/core/engine/sweeper.ts).
 import { parseArgs } from 'node:util'
 import { defineAutomate } from '../layers/health/core/automate'
 import { guardLocks, isProcessAlive, STALE_AFTER_MS } from '../layers/health/core/lock-guardian'
 import { createMailer, readMailConfig } from '../layers/atlas/core/mail/mailer'
+import { sweepOrphanRuns } from '../layers/agents/core/engine/sweeper'
 
 export default defineAutomate({
   name: 'lock-guardian',
@@ -37,11 +39,14 @@ export default defineAutomate({
       },
       log: ctx.log,
     }, { dryRun: values['dry-run'], staleAfterMs: staleMinutes * 60_000 }).finally(() => mail.close())
+    // Agent runs whose hub process is gone would show `running` forever: failed, with the reason.
+    const orphans = values['dry-run'] ? [] : await sweepOrphanRuns({ db: ctx.db, host: ctx.host, isProcessAlive, now: ctx.now })
+    for (const orphan of orphans) ctx.log(`  agent run ${orphan.id}: ${orphan.error}`)
     if (values.json) {
-      ctx.log(JSON.stringify({ checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
+      ctx.log(JSON.stringify({ orphanRuns: orphans.length, checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
     }
     else {
-      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team`)
+      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team; ${orphans.length} orphaned agent run(s) failed`)
       for (const zombie of report.zombies) ctx.log(`  ${zombie.why}: ${zombie.message}`)
     }
     return 0

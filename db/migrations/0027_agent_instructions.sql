@@ -66,6 +66,8 @@ CREATE TABLE "agents_surface_models" (
 );
 --> statement-breakpoint
 ALTER TABLE "agent_runs" ADD COLUMN "model_note" text;--> statement-breakpoint
+ALTER TABLE "agent_runs" ADD COLUMN "runner_host" text;--> statement-breakpoint
+ALTER TABLE "agent_runs" ADD COLUMN "runner_pid" integer;--> statement-breakpoint
 ALTER TABLE "agent_instruction_proposals" ADD CONSTRAINT "agent_instruction_proposals_instruction_id_agent_instructions_id_fk" FOREIGN KEY ("instruction_id") REFERENCES "public"."agent_instructions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "agent_instruction_proposals" ADD CONSTRAINT "agent_instruction_proposals_run_fk" FOREIGN KEY ("run_id") REFERENCES "public"."agent_runs"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "agent_instruction_versions" ADD CONSTRAINT "agent_instruction_versions_instruction_id_agent_instructions_id_fk" FOREIGN KEY ("instruction_id") REFERENCES "public"."agent_instructions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

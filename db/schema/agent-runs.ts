@@ -47,6 +47,9 @@ export const agentRuns = pgTable('agent_runs', {
   rerunOf: uuid('rerun_of'),
   /** The hub chat's conversation this run is a turn of (the person's own; null outside the chat). */
   conversationId: uuid('conversation_id'),
+  /** The hub process driving the run (host, pid): a run whose process is gone is swept to failed. */
+  runnerHost: text('runner_host'),
+  runnerPid: integer('runner_pid'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   endedAt: timestamp('ended_at', { withTimezone: true }),

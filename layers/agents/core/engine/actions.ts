@@ -7,7 +7,7 @@ import { hubAudit } from '../../../../db/schema/hub'
 import type { RunContext } from './context'
 import { EngineError } from './errors'
 import { driveRun, executeTool, startRun, type EngineDeps } from './loop'
-import { getRun, pendingApprovals, updateRun, updateStep, type AgentRun, type AgentRunStep } from './store'
+import { getRun, pendingApprovals, runner, updateRun, updateStep, type AgentRun, type AgentRunStep } from './store'
 import { HUB_ROLE_RANK, type PersonRole } from './vocabulary'
 
 export interface Person { email: string, role: PersonRole, id?: string | null }
@@ -57,7 +57,7 @@ export async function decideApproval(deps: EngineDeps, approvalId: string, decis
   }
   await appendToConversation(deps, run.id, message)
   if ((await pendingApprovals(deps.db, run.id)).length > 0) return (await getRun(deps.db, run.id))!
-  await updateRun(deps.db, run.id, { status: 'running' })
+  await updateRun(deps.db, run.id, { status: 'running', ...runner() })
   return await driveRun(deps, run.id)
 }
 

@@ -14,7 +14,7 @@ import { checkPolicy } from './policy'
 import type { ToolPorts } from './ports'
 import { promptLayers, systemPrompt, type PromptLayer } from './prompt'
 import { hasStandingApproval } from './standing'
-import { appendStep, getRun, insertRun, ledgerCost, truncate, updateRun, updateStep, type AgentRun, type AgentRunStep, type StepInsert } from './store'
+import { appendStep, getRun, insertRun, runner, ledgerCost, truncate, updateRun, updateStep, type AgentRun, type AgentRunStep, type StepInsert } from './store'
 import { ToolError, type ToolDefinition, type ToolRegistry, type ToolRunContext } from './tools'
 import { assertWithinLimits, type PersonLimits } from './usage'
 import { APPROVAL_TTL_MS, ENGINE_FEATURE, MODEL_OUTPUT_CHARS, type RunStatus } from './vocabulary'
@@ -58,6 +58,7 @@ export async function createRun(deps: EngineDeps, request: RunContextRequest): P
   const resolution = resolveModel(allowed, deps.providers?.() ?? [], { request: parsed.modelRequest, preference: parsed.modelPreference })
   const context: RunContext = { ...parsed, modelResolution: resolution }
   return await insertRun(deps.db, {
+    ...runner(),
     modelNote: resolution.note,
     surface: context.surface,
     trigger: context.trigger,

@@ -1,5 +1,6 @@
 // Runs and steps as rows: the engine's writes to agent_runs / agent_run_steps and the reads
 // of the run page. The cost of a run is the ledger's (ai_consumption rows of its calls).
+import { hostname } from 'node:os'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../../../db/connection'
 import { agentApprovals, agentRunSteps, agentRuns } from '../../../../db/schema/agent-runs'
@@ -9,6 +10,11 @@ export type AgentRun = typeof agentRuns.$inferSelect
 export type AgentRunStep = typeof agentRunSteps.$inferSelect
 export type AgentApproval = typeof agentApprovals.$inferSelect
 export type StepInsert = Omit<typeof agentRunSteps.$inferInsert, 'runId' | 'seq'>
+
+/** The process that drives a run from now on (the sweeper fails runs whose process is gone). */
+export function runner(): { runnerHost: string, runnerPid: number } {
+  return { runnerHost: hostname(), runnerPid: process.pid }
+}
 
 export function truncate(text: string, max = STORED_OUTPUT_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`
