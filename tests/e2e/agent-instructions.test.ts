@@ -44,7 +44,7 @@ beforeAll(async () => {
   operator = await browser.newPage({ viewport: { width: 1440, height: 900 } })
   watch(operator)
   await signInPage(operator, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' })
-  founder = await (await browser.newContext()).newPage({ viewport: { width: 1440, height: 900 } })
+  founder = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()
   watch(founder)
   await signInPage(founder, hub.url, FOUNDER)
 }, 240_000)

@@ -82,8 +82,8 @@ export async function listRuns(db: Db, viewer: { email: string, role: PersonRole
     id: agentRuns.id, surface: agentRuns.surface, trigger: agentRuns.trigger, agent: agentRuns.agent, actingUserId: agentRuns.actingUserId,
     actingEmail: agentRuns.actingEmail, actingRole: agentRuns.actingRole, ownerEmail: agentRuns.ownerEmail, regime: agentRuns.regime,
     request: agentRuns.request, status: agentRuns.status, answer: agentRuns.answer, error: agentRuns.error, provider: agentRuns.provider,
-    model: agentRuns.model, iterations: agentRuns.iterations, tokensIn: agentRuns.tokensIn, tokensOut: agentRuns.tokensOut, costUsd: agentRuns.costUsd,
-    parentRunId: agentRuns.parentRunId, rerunOf: agentRuns.rerunOf, conversationId: agentRuns.conversationId, createdAt: agentRuns.createdAt, updatedAt: agentRuns.updatedAt, endedAt: agentRuns.endedAt,
+    model: agentRuns.model, modelNote: agentRuns.modelNote, iterations: agentRuns.iterations, tokensIn: agentRuns.tokensIn, tokensOut: agentRuns.tokensOut, costUsd: agentRuns.costUsd,
+    parentRunId: agentRuns.parentRunId, rerunOf: agentRuns.rerunOf, conversationId: agentRuns.conversationId, runnerHost: agentRuns.runnerHost, runnerPid: agentRuns.runnerPid, createdAt: agentRuns.createdAt, updatedAt: agentRuns.updatedAt, endedAt: agentRuns.endedAt,
   }
   const query = db.select(columns).from(agentRuns)
   const rows = viewer.role === 'founder' ? query : query.where(eq(agentRuns.actingEmail, viewer.email))

@@ -17,7 +17,7 @@ import { z } from 'zod'
 import type { Db } from '../../../../db/connection'
 import { agentModelChoices, agentsSurfaceModels, MODEL_SURFACES, type ModelSurface } from '../../../../db/schema/agent-instructions'
 import { hubAudit } from '../../../../db/schema/hub'
-import { ANTHROPIC_ALIASES, COMPLETION_DEFAULT_MODELS, COMPLETION_PROVIDERS, GENERATION_DEFAULT_MODELS, type ProviderId } from '../../../ai/core/catalog'
+import { ANTHROPIC_ALIASES, COMPLETION_DEFAULT_MODELS, COMPLETION_PROVIDERS, GENERATION_DEFAULT_MODELS } from '../../../ai/core/catalog'
 import { EngineError } from './errors'
 import { PERSONAL_AGENT } from './vocabulary'
 
@@ -34,7 +34,8 @@ export const SurfaceModelsBody = z.object({
 export const ModelChoiceBody = z.object({ surface: z.enum(MODEL_SURFACES).default('hub_chat'), provider: modelProvider.nullable(), model: modelName.nullable() }).strict()
   .refine(value => (value.provider === null) === (value.model === null), 'provider and model: both, or both null for Auto')
 
-export interface ModelRef { provider: ProviderId, model: string }
+export type ModelProvider = z.output<typeof modelProvider>
+export interface ModelRef { provider: ModelProvider, model: string }
 export type SurfaceModel = typeof agentsSurfaceModels.$inferSelect
 export interface ProviderAvailability { provider: string, configured: boolean, coolingDown?: boolean }
 
@@ -79,7 +80,7 @@ export function autoOrder(allowed: ModelRef[], providers: ProviderAvailability[]
 
 export async function modelChoice(db: Db, email: string, surface: ModelSurface): Promise<ModelRef | null> {
   const [row] = await db.select().from(agentModelChoices).where(and(eq(agentModelChoices.email, email), eq(agentModelChoices.surface, surface)))
-  return row?.provider && row.model ? { provider: row.provider as ProviderId, model: row.model } : null
+  return row?.provider && row.model ? { provider: row.provider as ModelProvider, model: row.model } : null
 }
 
 /** Keeps a person's choice (null: Auto); a model outside the enabled list is refused (400). */
@@ -116,7 +117,7 @@ export function resolveModel(allowedRows: SurfaceModel[], providers: ProviderAva
     if (explicit) return { first: null, candidates: null, mode: 'request', note: null }
     return asked.preference ? { first: asked.preference, candidates: null, mode: 'choice', note: null } : { first: null, candidates: null, mode: 'auto', note: null }
   }
-  const allowed: ModelRef[] = allowedRows.filter(row => row.enabled).map(row => ({ provider: row.provider as ProviderId, model: row.model }))
+  const allowed: ModelRef[] = allowedRows.filter(row => row.enabled).map(row => ({ provider: row.provider as ModelProvider, model: row.model }))
   if (allowed.length === 0) throw new EngineError('no_model_allowed', `no model is allowed for ${surface}: a founder enables one on the AI page`, 400)
   const auto = autoOrder(allowed, providers)
   const pick = (ref: ModelRef) => [ref, ...auto.filter(entry => entry !== ref)]

@@ -46,7 +46,7 @@ describeOnBothDatabases('orphaned agent runs', (database) => {
     const orphan = await insertRun(db, run('orphan', { runnerHost: 'guardian-host', runnerPid: gone }))
     const mine = await insertRun(db, run('mine', { runnerHost: 'guardian-host', runnerPid: process.pid }))
     const lines: string[] = []
-    const code = await lockGuardian.run({ db: db as never, args: [], log: line => lines.push(line), signal: new AbortController().signal, host: 'guardian-host', now: () => new Date(), notConfigured: () => {} })
+    const code = await lockGuardian.run({ db, args: [], log: line => lines.push(line), signal: new AbortController().signal, host: 'guardian-host', now: () => new Date(), notConfigured: () => {} })
     expect(code).toBe(0)
     expect(lines.join('\n')).toContain(`agent run ${orphan.id}: orphaned`)
     expect(lines.join('\n')).toContain('1 orphaned agent run(s) failed')
