@@ -15,6 +15,7 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'learning-skill-detector': async () => (await import('./learning-skill-detector')).default,
   'learning-proposal-monitor': async () => (await import('./learning-proposal-monitor')).default,
   'health-report': async () => (await import('./health-report')).default,
+  'health-snapshot': async () => (await import('./health-snapshot')).default,
 }
 
 export const automateNames = Object.keys(automates)
