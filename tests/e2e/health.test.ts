@@ -2,7 +2,8 @@
 // runs on the hub's database, the health-report automate run against a scripted loopback
 // model → the page shows the five dimensions, Nightingale's care note, the history chart and
 // the run log (filtered by outcome, a run's output opened); the nights' empty state; the
-// home page's summary links here. The routes refuse bad input with a 400.
+// home page's summary links here; memory-metrics' measures are drawn too. The routes refuse
+// bad input with a 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../helpers/hub'
@@ -51,6 +52,8 @@ beforeAll(async () => {
   }
   const night = await runTs('automates/run.ts', ['health-report'], { env: { DATA_DIR: hub.dataDir, ...model.env } })
   expect(night.code, night.output).toBe(2)
+  const measured = await runTs('automates/run.ts', ['memory-metrics'], { env: { DATA_DIR: hub.dataDir } })
+  expect(measured.code, measured.output).toBe(0)
   cookie = await signIn(hub.url, FOUNDER.email, FOUNDER.password)
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
@@ -93,6 +96,8 @@ describe('/hub/health after a night', () => {
     expect(page.url()).toContain('runs.status=failed')
     await log.getByRole('button', { name: 'Show the output' }).first().click()
     await expect.poll(async () => page.getByTestId('health-run-output').innerText(), POLL).toContain('atlas-collect said hello')
+    // The memory's measures, drawn.
+    await expect.poll(async () => page.locator('[data-testid="memory-metrics"] svg').count(), POLL).toBeGreaterThan(0)
     // No night of the loop yet; the planted draft waits in the inbox.
     expect(await page.getByTestId('nights-empty').innerText()).toMatch(/No night recorded yet/)
     expect(await page.getByTestId('inbox-table').getByText('Promote the cache rule').count()).toBe(1)
@@ -103,7 +108,7 @@ describe('/hub/health after a night', () => {
     await expect.poll(async () => page.getByTestId('home-health-status').innerText(), POLL).toMatch(/critical/)
     // The whole card is the link (its anchor overlays the card): a click anywhere on it opens the page.
     expect(await page.getByTestId('home-health').getAttribute('href')).toBe('/hub/health')
-    await page.getByTestId('home-health-status').click()
+    await page.getByTestId('home-health').locator('span[aria-hidden="true"]').first().click()
     await expect.poll(() => new URL(page.url()).pathname, POLL).toBe('/hub/health')
   })
 
