@@ -131,7 +131,7 @@ describeOnBothDatabases('health report', (database) => {
     expect(runs.map(r => [r.status, r.exitCode]).sort()).toEqual([['ok', 0], ['ok', 1], ['ok', 2]])
   }, 120_000)
 
-  it('--dry-run prints the report and writes nothing', async () => {
+  it('--dry-run prints the report (as JSON with --json) and writes nothing', async () => {
     const { db, url } = database()
     await plantHealthyNight(db, new Date())
     await plantTask(db, 'blocked')
@@ -140,6 +140,10 @@ describeOnBothDatabases('health report', (database) => {
     expect(dry.code, dry.output).toBe(2)
     expect(dry.output).toMatch(/debt\s+critical/)
     expect(dry.output).toMatch(/\[dry-run\] nothing written/)
+    const json = await runTs('automates/run.ts', ['health-report', '--dry-run', '--no-voice', '--json'], { env: { DATABASE_URL: url, ...model.env } })
+    const report = JSON.parse(json.output.split('\n').find(line => line.startsWith('{'))!) as { status: string, dimensions: Array<{ key: string, status: string }> }
+    expect(report.status).toBe('critical')
+    expect(report.dimensions.map(d => d.key)).toEqual(['proprioception', 'coverage', 'debt', 'learning', 'automations'])
     expect(await Promise.all(HEALTH_TABLES.map(t => digest(db, t)))).toEqual(before)
   }, 60_000)
 })
