@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { runTs } from '../../../../tests/helpers/processes'
+import { everyTableDigest } from '../../../../tests/helpers/table-digest'
 import type { Db } from '../../../../db/client'
 import { healthReports } from '../../../../db/schema/health'
 import { opsCronRuns } from '../../../../db/schema/ops'
@@ -14,16 +15,11 @@ import { startScriptedModel, type ScriptedModel } from '../../../learning/tests/
 import { buildHealthReport, saveHealthReport } from '../../core/report/report'
 import { measureDimensions } from '../../core/report/dimensions'
 import { trimCareNote } from '../../core/report/care-note'
-import { clearNight, HEALTH_TABLES, plantAutomation, plantCoverage, plantHealthyNight, plantInspection, plantRun, plantTask } from '../fixtures/night'
+import { clearNight, plantAutomation, plantCoverage, plantHealthyNight, plantInspection, plantRun, plantTask } from '../fixtures/night'
 
 const NOW = new Date('2026-12-01T05:30:00Z')
 const NOTE = 'The studio is well tonight. Nothing needs your care. Keep the classifier running.'
 const byKey = async (db: Db, now = NOW) => Object.fromEntries((await measureDimensions(db, now)).map(d => [d.key, d]))
-
-async function digest(db: Db, table: string): Promise<string> {
-  const [row] = await db.execute<{ digest: string | null }>(sql.raw(`select md5(string_agg(t::text, '|' order by t::text)) as digest from "${table}" t`))
-  return row?.digest ?? 'empty'
-}
 
 describeOnBothDatabases('health report', (database) => {
   let model: ScriptedModel
@@ -135,7 +131,7 @@ describeOnBothDatabases('health report', (database) => {
     const { db, url } = database()
     await plantHealthyNight(db, new Date())
     await plantTask(db, 'blocked')
-    const before = await Promise.all(HEALTH_TABLES.map(t => digest(db, t)))
+    const before = await everyTableDigest(db)
     const dry = await runTs('automates/run.ts', ['health-report', '--dry-run', '--no-voice'], { env: { DATABASE_URL: url, ...model.env } })
     expect(dry.code, dry.output).toBe(2)
     expect(dry.output).toMatch(/debt\s+critical/)
@@ -144,7 +140,7 @@ describeOnBothDatabases('health report', (database) => {
     const report = JSON.parse(json.output.split('\n').find(line => line.startsWith('{'))!) as { status: string, dimensions: Array<{ key: string, status: string }> }
     expect(report.status).toBe('critical')
     expect(report.dimensions.map(d => d.key)).toEqual(['proprioception', 'coverage', 'debt', 'learning', 'automations'])
-    expect(await Promise.all(HEALTH_TABLES.map(t => digest(db, t)))).toEqual(before)
+    expect(await everyTableDigest(db)).toEqual(before)
   }, 60_000)
 })
 

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { createTestDatabase, describeOnBothDatabases, type TestDatabase } from '../../../../tests/helpers/databases'
 import { runTs } from '../../../../tests/helpers/processes'
+import { everyTableDigest } from '../../../../tests/helpers/table-digest'
 import type { Db } from '../../../../db/client'
 import { clients } from '../../../../db/schema/clients'
 import { healthReports } from '../../../../db/schema/health'
@@ -69,14 +70,14 @@ describeOnBothDatabases('health snapshot', (database, kind) => {
   it('--dry-run prints the sanitised JSON and pushes nothing', async () => {
     const { db } = database()
     await plant(db)
-    const before = await Promise.all(SOURCE_TABLES.map(t => digest(db, t)))
+    const before = await everyTableDigest(db)
     const dry = await run(['--dry-run'], { SNAPSHOT_DATABASE_URL: target.url })
     expect(dry.code, dry.output).toBe(0)
     expect(dry.output).toContain('"careNote": "The host [ip] of [tenant] misses [path]."')
     for (const planted of PLANTED) expect(dry.output).not.toContain(planted)
     const [exists] = await target.db.execute<{ present: boolean }>(sql.raw(`select to_regclass('${SNAPSHOT_TABLE}') is not null as present`))
     expect(exists!.present).toBe(false)
-    expect(await Promise.all(SOURCE_TABLES.map(t => digest(db, t)))).toEqual(before)
+    expect(await everyTableDigest(db)).toEqual(before)
   }, 60_000)
 
   it('exit 1 on a read error or with no report to publish; exit 2 when the push fails', async () => {

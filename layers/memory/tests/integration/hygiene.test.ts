@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { runTs } from '../../../../tests/helpers/processes'
-import type { Db } from '../../../../db/client'
+import { everyTableDigest } from '../../../../tests/helpers/table-digest'
 import { memoryFolders } from '../fixtures/folders'
 import { filesOf, INDEX, plantCurrentMemory } from '../fixtures/current-memory'
 
@@ -18,16 +18,6 @@ afterAll(() => folders.remove())
 const archiveDir = join(folders.root, 'archive')
 const reportDir = join(folders.root, 'reports')
 const today = () => new Date().toISOString().slice(0, 10)
-
-async function tablesDigest(db: Db): Promise<string> {
-  const rows = await db.execute<{ name: string }>(sql`select tablename as name from pg_tables where schemaname = 'public' and tablename not in ('ops_cron_runs', 'ops_locks') order by 1`)
-  const parts: string[] = []
-  for (const { name } of rows) {
-    const [row] = await db.execute<{ digest: string | null }>(sql.raw(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${name}" t`))
-    parts.push(`${name}:${row?.digest}`)
-  }
-  return parts.join('\n')
-}
 
 describeOnBothDatabases('memory hygiene', (database) => {
   beforeEach(() => plantCurrentMemory(folders.reflexDir))
@@ -38,7 +28,7 @@ describeOnBothDatabases('memory hygiene', (database) => {
 
   it('--dry-run reports the dead links and what it would do, changes nothing and exits 3', async () => {
     const { db } = database()
-    const before = { memory: filesOf(folders.reflexDir), archive: filesOf(archiveDir), tables: await tablesDigest(db) }
+    const before = { memory: filesOf(folders.reflexDir), archive: filesOf(archiveDir), tables: await everyTableDigest(db) }
     const dry = await run(['--dry-run'])
     expect(dry.code, dry.output).toBe(3)
     const json = report(dry.output)
@@ -48,7 +38,7 @@ describeOnBothDatabases('memory hygiene', (database) => {
     expect(json.steps[3]!.details).toEqual({ duplicates: [{ kept: 'copy-b.md', removed: ['copy-a.md'] }] })
     expect(filesOf(folders.reflexDir)).toEqual(before.memory)
     expect(filesOf(archiveDir)).toEqual(before.archive)
-    expect(await tablesDigest(db)).toBe(before.tables)
+    expect(await everyTableDigest(db)).toEqual(before.tables)
     // The report is kept on disk even in dry-run; the run is informational, not a failure.
     expect(readdirSync(reportDir).length).toBeGreaterThan(0)
     const [last] = await db.execute<{ status: string, exit_code: number }>(sql`select status, exit_code from ops_cron_runs where automation = 'memory-hygiene' order by id desc limit 1`)

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { runTs } from '../../../../tests/helpers/processes'
-import type { Db } from '../../../../db/client'
+import { everyTableDigest } from '../../../../tests/helpers/table-digest'
 import { memMetrics } from '../../../../db/schema/health'
 import { learnLessons } from '../../../../db/schema/learn'
 import { opsAlerts } from '../../../../db/schema/ops'
@@ -18,11 +18,6 @@ import { filesOf, INDEX, plantCurrentMemory } from '../fixtures/current-memory'
 
 const folders = memoryFolders('synedre-metrics-')
 afterAll(() => folders.remove())
-
-async function digest(db: Db, table: string): Promise<string> {
-  const [row] = await db.execute<{ digest: string | null }>(sql.raw(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${table}" t`))
-  return row?.digest ?? ''
-}
 
 describeOnBothDatabases('memory metrics', (database) => {
   beforeEach(async () => {
@@ -72,12 +67,12 @@ describeOnBothDatabases('memory metrics', (database) => {
 
   it('--dry-run measures and prints, writes nothing; a bad setting is refused', async () => {
     const { db } = database()
-    const before = { tables: [await digest(db, 'mem_metrics'), await digest(db, 'ops_alerts')], memory: filesOf(folders.reflexDir) }
+    const before = { tables: await everyTableDigest(db), memory: filesOf(folders.reflexDir) }
     const dry = await run(['--dry-run'])
     expect(dry.code, dry.output).toBe(0)
     expect(dry.output).toMatch(/1 dead links/)
     expect(dry.output).toMatch(/\[dry-run\] nothing written/)
-    expect([await digest(db, 'mem_metrics'), await digest(db, 'ops_alerts')]).toEqual(before.tables)
+    expect(await everyTableDigest(db)).toEqual(before.tables)
     expect(filesOf(folders.reflexDir)).toEqual(before.memory)
     const bad = await run([], { MEMORY_MAX_ORPHANS: '-3' })
     expect(bad.code).not.toBe(0)
