@@ -2,13 +2,14 @@
 // reported: 1. environment validation (a failure stops everything, exit 1); 2. dead-link
 // report (always, even in dry-run); 3. archiving of the files marked decommissioned or
 // obsolete (`status:` in their front matter) to the archive folder, their index lines
-// removed; 4. SHA-256 duplicate removal (the copies go to the archive too, the index's
+// removed (and the vault's notes so marked, their mem_notes rows removed); 4. SHA-256 duplicate removal (the copies go to the archive too, the index's
 // references to them rewritten to the file kept). Exit 0 done (or validation only), 1
 // validation failed, 2 a step failed (the pipeline stops), 3 dry-run done, nothing changed.
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { REFLEX_INDEX_FILE } from '../reflex'
-import { referencesOf, resolveReference, scanCurrentMemory, type IndexReference } from './scan'
+import { scanVault } from '../vault/scan'
+import { frontmatterStatus, referencesOf, resolveReference, scanCurrentMemory, type IndexReference } from './scan'
 
 export const DECOMMISSIONED_STATUSES = ['decommissioned', 'obsolete'] as const
 export type StepName = 'validate' | 'dead_links' | 'archive' | 'dedupe'
@@ -36,6 +37,27 @@ export interface HygieneOptions {
   now: Date
   dryRun?: boolean
   validateOnly?: boolean
+  /**
+   * The vault (level 2): its notes marked decommissioned or obsolete are archived too (to
+   * `<archive>/<date>/vault/`) and their rows removed from the vault's index (mem_notes) by
+   * `unindexNotes`. Absent, or a vault folder that does not exist: only the current memory.
+   */
+  vault?: { dir: string, unindexNotes: (paths: string[]) => Promise<void> }
+}
+
+/** The vault's notes whose front matter says decommissioned or obsolete (unreadable ones reported). */
+function decommissionedVaultNotes(vaultDir: string, problems: string[]): string[] {
+  const marked: string[] = []
+  for (const note of scanVault(vaultDir).notes) {
+    try {
+      const status = frontmatterStatus(readFileSync(note.absolute, 'utf8'))
+      if (status && (DECOMMISSIONED_STATUSES as readonly string[]).includes(status)) marked.push(note.path)
+    }
+    catch (error) {
+      problems.push(`${note.path}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  return marked.sort()
 }
 
 function inside(parent: string, child: string): boolean {
@@ -56,6 +78,7 @@ export function validateEnvironment(options: HygieneOptions): string[] {
     if (!existsSync(join(options.reflexDir, REFLEX_INDEX_FILE))) problems.push(`the index ${REFLEX_INDEX_FILE} is missing from REFLEX_DIR`)
   }
   if (inside(options.reflexDir, options.archiveDir)) problems.push('MEMORY_ARCHIVE_DIR must be outside REFLEX_DIR (the archive leaves the memory)')
+  if (options.vault && inside(options.vault.dir, options.archiveDir)) problems.push('MEMORY_ARCHIVE_DIR must be outside VAULT_DIR (the archive leaves the vault)')
   let parent = resolve(options.archiveDir)
   while (!existsSync(parent)) parent = dirname(parent)
   try {
@@ -140,10 +163,25 @@ export async function runHygiene(options: HygieneOptions): Promise<HygieneReport
   report.steps.push(deadLinks)
   if (deadLinks.status === 'failed') return { ...report, exitCode: 2 }
 
-  const archive = await timed('archive', (step) => {
+  const archive = await timed('archive', async (step) => {
     const marked = scanCurrentMemory(options.reflexDir).files.filter(f => f.status && (DECOMMISSIONED_STATUSES as readonly string[]).includes(f.status)).map(f => f.path)
-    step.details = { files: marked }
+    const vaultProblems: string[] = []
+    const vaultNotes = options.vault && existsSync(options.vault.dir) ? decommissionedVaultNotes(options.vault.dir, vaultProblems) : []
+    step.details = { files: marked, vaultNotes, ...(vaultProblems.length > 0 ? { vaultProblems } : {}) }
     if (dryRun) return
+    if (options.vault && vaultNotes.length > 0) {
+      // Each note leaves the vault, then its index row goes: a failed move keeps both.
+      const movedNotes: string[] = []
+      try {
+        for (const path of vaultNotes) {
+          moveToArchive(options.vault.dir, join(archiveRoot, 'vault'), path)
+          movedNotes.push(path)
+        }
+      }
+      finally {
+        if (movedNotes.length > 0) await options.vault.unindexNotes(movedNotes)
+      }
+    }
     // Files first, then the index, and only for the files that did move: a move that fails
     // leaves its file and its line where they were.
     const moved: string[] = []
@@ -155,7 +193,7 @@ export async function runHygiene(options: HygieneOptions): Promise<HygieneReport
     }
     finally {
       const { removed } = rewriteIndex(options.reflexDir, new Set(moved), new Map(), marked)
-      step.details = { files: marked, archived: moved, archivedTo: moved.length > 0 ? archiveRoot : null, indexLinesRemoved: removed }
+      step.details = { files: marked, vaultNotes, archived: moved, archivedTo: moved.length + vaultNotes.length > 0 ? archiveRoot : null, indexLinesRemoved: removed }
     }
   }, dryRun ? 'simulated' : 'ok')
   report.steps.push(archive)

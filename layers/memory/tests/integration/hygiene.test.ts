@@ -11,7 +11,8 @@ import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { runTs } from '../../../../tests/helpers/processes'
 import { everyTableDigest } from '../../../../tests/helpers/table-digest'
 import { memoryFolders } from '../fixtures/folders'
-import { filesOf, INDEX, plantCurrentMemory } from '../fixtures/current-memory'
+import { filesOf, INDEX, plantCurrentMemory, plantVault } from '../fixtures/current-memory'
+import { memNotes } from '../../../../db/schema/mem'
 
 const folders = memoryFolders('synedre-hygiene-')
 afterAll(() => folders.remove())
@@ -20,23 +21,32 @@ const reportDir = join(folders.root, 'reports')
 const today = () => new Date().toISOString().slice(0, 10)
 
 describeOnBothDatabases('memory hygiene', (database) => {
-  beforeEach(() => plantCurrentMemory(folders.reflexDir))
+  beforeEach(async () => {
+    plantCurrentMemory(folders.reflexDir)
+    plantVault(folders.vaultDir)
+    const { db } = database()
+    await db.execute(sql`truncate mem_notes`)
+    for (const path of ['inbox/keep.md', 'permanent/old-doctrine.md']) {
+      await db.insert(memNotes).values({ path, space: path.split('/')[0] as 'inbox', title: path, body: '', size: 1, fileModifiedAt: new Date() })
+    }
+  })
   const run = (args: string[], env: Record<string, string> = {}) => runTs('automates/run.ts', ['memory-hygiene', ...args], {
-    env: { DATABASE_URL: database().url, REFLEX_DIR: folders.reflexDir, MEMORY_ARCHIVE_DIR: archiveDir, MEMORY_HYGIENE_REPORT_DIR: reportDir, ...env },
+    env: { DATABASE_URL: database().url, REFLEX_DIR: folders.reflexDir, VAULT_DIR: folders.vaultDir, MEMORY_ARCHIVE_DIR: archiveDir, MEMORY_HYGIENE_REPORT_DIR: reportDir, ...env },
   })
   const report = (output: string) => JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1)) as { exitCode: number, steps: Array<{ step: string, status: string, details: Record<string, unknown>, errors: string[] }> }
 
   it('--dry-run reports the dead links and what it would do, changes nothing and exits 3', async () => {
     const { db } = database()
-    const before = { memory: filesOf(folders.reflexDir), archive: filesOf(archiveDir), tables: await everyTableDigest(db) }
+    const before = { memory: filesOf(folders.reflexDir), vault: filesOf(folders.vaultDir), archive: filesOf(archiveDir), tables: await everyTableDigest(db) }
     const dry = await run(['--dry-run'])
     expect(dry.code, dry.output).toBe(3)
     const json = report(dry.output)
     expect(json.steps.map(s => [s.step, s.status])).toEqual([['validate', 'ok'], ['dead_links', 'ok'], ['archive', 'simulated'], ['dedupe', 'simulated']])
     expect(json.steps[1]!.details).toMatchObject({ dead: [{ line: 5, target: 'gone.md' }], orphans: ['copy-a.md', 'orphan.md'] })
-    expect(json.steps[2]!.details).toEqual({ files: ['old-cache.md'] })
+    expect(json.steps[2]!.details).toEqual({ files: ['old-cache.md'], vaultNotes: ['permanent/old-doctrine.md'] })
     expect(json.steps[3]!.details).toEqual({ duplicates: [{ kept: 'copy-b.md', removed: ['copy-a.md'] }] })
     expect(filesOf(folders.reflexDir)).toEqual(before.memory)
+    expect(filesOf(folders.vaultDir)).toEqual(before.vault)
     expect(filesOf(archiveDir)).toEqual(before.archive)
     expect(await everyTableDigest(db)).toEqual(before.tables)
     // The report is kept on disk even in dry-run; the run is informational, not a failure.
@@ -45,18 +55,22 @@ describeOnBothDatabases('memory hygiene', (database) => {
     expect(last).toMatchObject({ status: 'ok', exit_code: 3 })
   }, 60_000)
 
-  it('archives the decommissioned file and its index line, removes the unreferenced duplicate, exits 0', async () => {
+  it('archives the decommissioned file and its index line (and the vault\'s obsolete note and its index row), removes the unreferenced duplicate, exits 0', async () => {
+    const { db } = database()
     const live = await run([])
     expect(live.code, live.output).toBe(0)
     const day = join(archiveDir, today())
     expect(readFileSync(join(day, 'old-cache.md'), 'utf8')).toContain('status: decommissioned')
     expect(readFileSync(join(day, 'duplicates', 'copy-a.md'), 'utf8')).toBe('# Copy rule\nSame bytes.\n')
+    expect(readFileSync(join(day, 'vault', 'permanent', 'old-doctrine.md'), 'utf8')).toContain('status: obsolete')
+    expect(Object.keys(filesOf(folders.vaultDir))).toEqual(['inbox/keep.md'])
+    expect((await db.select({ path: memNotes.path }).from(memNotes)).map(n => n.path)).toEqual(['inbox/keep.md'])
     expect(Object.keys(filesOf(folders.reflexDir)).sort()).toEqual(['MEMORY.md', 'copy-b.md', 'deploy.md', 'orphan.md'])
     const index = readFileSync(join(folders.reflexDir, 'MEMORY.md'), 'utf8')
     expect(index).toBe(INDEX.split('\n').filter(line => !line.includes('old-cache.md')).join('\n'))
     // A second run finds nothing left to do.
     const again = report((await run([])).output)
-    expect(again.steps[2]!.details).toMatchObject({ files: [] })
+    expect(again.steps[2]!.details).toMatchObject({ files: [], vaultNotes: [] })
     expect(again.steps[3]!.details).toMatchObject({ duplicates: [] })
   }, 60_000)
 
