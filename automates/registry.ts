@@ -14,6 +14,10 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'learning-debrief': async () => (await import('./learning-debrief')).default,
   'learning-skill-detector': async () => (await import('./learning-skill-detector')).default,
   'learning-proposal-monitor': async () => (await import('./learning-proposal-monitor')).default,
+  'health-report': async () => (await import('./health-report')).default,
+  'health-snapshot': async () => (await import('./health-snapshot')).default,
+  'memory-metrics': async () => (await import('./memory-metrics')).default,
+  'memory-hygiene': async () => (await import('./memory-hygiene')).default,
 }
 
 export const automateNames = Object.keys(automates)

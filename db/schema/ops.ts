@@ -1,5 +1,6 @@
-import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
+import { clients } from './clients'
 
 /** The automation registry; `active = false` is the circuit breaker (the seed's `active = 0`). */
 export const opsAutomations = pgTable('ops_automations', {
@@ -10,6 +11,8 @@ export const opsAutomations = pgTable('ops_automations', {
   active: boolean('active').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: text('updated_by'),
+  /** The tenant an automation works for; null for the studio's own (only those count in the health report). */
+  tenantId: uuid('tenant_id').references(() => clients.id),
 })
 
 export const CRON_RUN_STATUSES = ['running', 'ok', 'not_configured', 'failed', 'skipped'] as const

@@ -49,6 +49,18 @@ describeOnBothDatabases('supervision wrapper', (database) => {
     expect(await supervise(deps(db, 1), failing, [])).toMatchObject({ status: 'failed', exitCode: 2 })
   })
 
+  it('records an informational exit code (the health report\'s 1 warning, 2 critical) as ok with its code; a crash stays failed', async () => {
+    const { db } = database()
+    const reporting = (code: number) => defineAutomate({ name: 'probe-informational', description: '', scope: '', informationalExitCodes: [1, 2], run: async () => code })
+    expect(await supervise(deps(db, 1), reporting(2), [])).toEqual({ status: 'ok', exitCode: 2, reason: undefined })
+    expect(await supervise(deps(db, 1), reporting(3), [])).toMatchObject({ status: 'failed', exitCode: 3 })
+    const crashing = defineAutomate({ name: 'probe-informational', description: '', scope: '', informationalExitCodes: [1, 2], run: async () => {
+      throw new Error('crashed')
+    } })
+    expect(await supervise(deps(db, 1), crashing, [])).toMatchObject({ status: 'failed', exitCode: 1, reason: 'crashed' })
+    expect((await recentRuns(db, 'probe-informational')).map(r => [r.status, r.exitCode])).toEqual([['failed', 1], ['failed', 3], ['ok', 2]])
+  })
+
   it('records a crash as failed with the error in the tail, exit code 1', async () => {
     const { db } = database()
     const automate = defineAutomate({ name: 'probe-crash', description: '', scope: '', run: async () => {

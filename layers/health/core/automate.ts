@@ -26,6 +26,11 @@ export interface AutomateDefinition {
   scope: string
   /** Lease time-to-live; the wrapper heartbeats at a third of it. */
   leaseTtlMs?: number
+  /**
+   * Exit codes that report a state rather than a failure (the health report's 1 warning and
+   * 2 critical): the run is recorded `ok` with its code, and the CLI still exits with it.
+   */
+  informationalExitCodes?: number[]
   run: (ctx: AutomateContext) => Promise<number>
 }
 

@@ -1,5 +1,5 @@
 // The execution log: one ops_cron_runs row per automate execution or skip.
-import { asc, count, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../../db/client'
 import { opsCronRuns, type CronRunStatus, type OpsCronRun } from '../../../db/schema'
 import type { Paged, SortDir } from '../../../shared/paging'
@@ -51,14 +51,30 @@ export const RUN_SORTS = ['startedAt', 'status', 'durationMs', 'exitCode'] as co
 export type RunSort = typeof RUN_SORTS[number]
 const RUN_SORT_COLUMN = { startedAt: opsCronRuns.startedAt, status: opsCronRuns.status, durationMs: opsCronRuns.durationMs, exitCode: opsCronRuns.exitCode }
 
+export interface RunFilter {
+  automation?: string
+  status?: CronRunStatus
+}
+
 /** One numbered page of an automate's run log; newest first breaks ties, so pages never overlap. */
-export async function runLogPage(db: Db, automation: string, paging: { page: number, pageSize: number, sort?: RunSort, dir?: SortDir }): Promise<Paged<OpsCronRun>> {
+export async function runLogPage(db: Db, automation: string, paging: RunPaging): Promise<Paged<OpsCronRun>> {
+  return await runsPage(db, { automation }, paging)
+}
+
+type RunPaging = { page: number, pageSize: number, sort?: RunSort, dir?: SortDir }
+
+/** One numbered page of the whole execution log, filtered by automate and outcome. */
+export async function runsPage(db: Db, filter: RunFilter, paging: RunPaging): Promise<Paged<OpsCronRun>> {
   const pageSize = Math.min(Math.max(paging.pageSize, 1), 200)
   const page = Math.max(paging.page, 1)
   const order = paging.dir === 'asc' ? asc : desc
   const chosen = paging.sort && paging.sort !== 'startedAt' ? [sql`${order(RUN_SORT_COLUMN[paging.sort])} nulls last`] : []
   const newest = paging.sort === 'startedAt' ? order : desc
-  const where = eq(opsCronRuns.automation, automation)
+  const conditions = [
+    filter.automation ? eq(opsCronRuns.automation, filter.automation) : undefined,
+    filter.status ? eq(opsCronRuns.status, filter.status) : undefined,
+  ].filter(c => c !== undefined)
+  const where = conditions.length > 0 ? and(...conditions) : undefined
   const [items, [counted]] = await Promise.all([
     db.select().from(opsCronRuns).where(where)
       .orderBy(...chosen, newest(opsCronRuns.startedAt), newest(opsCronRuns.id))
@@ -66,4 +82,10 @@ export async function runLogPage(db: Db, automation: string, paging: { page: num
     db.select({ n: count() }).from(opsCronRuns).where(where),
   ])
   return { items, total: Number(counted?.n ?? 0), page, pageSize }
+}
+
+/** The automates that have a run in the log (the run log's filter offers them). */
+export async function automatesWithRuns(db: Db): Promise<string[]> {
+  const rows = await db.selectDistinct({ automation: opsCronRuns.automation }).from(opsCronRuns).orderBy(opsCronRuns.automation)
+  return rows.map(row => row.automation)
 }

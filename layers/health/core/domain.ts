@@ -5,10 +5,6 @@ export const domain: DomainDescriptor = {
   id: 'health',
   title: 'Health',
   icon: 'i-lucide-heart-pulse',
-  summary: 'The automations, their execution log, alerts and the nightly maintenance loop.',
-  planned: [
-    'The automation registry and its circuit breakers',
-    'Alerts raised by the lock guardian',
-    'Nightly health reports and snapshots',
-  ],
+  summary: 'The health report and its history, the nights, the automations with their run log and circuit breakers, alerts and workers.',
+  planned: [],
 }

@@ -76,6 +76,7 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
   let exitCode: number
   let reason: string | undefined
   let missing: string | undefined
+  let crashed = false
   try {
     exitCode = await automate.run({
       db,
@@ -95,6 +96,7 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
   }
   catch (error) {
     exitCode = 1
+    crashed = true
     reason = error instanceof Error ? error.message : String(error)
     const text = `[${automate.name}] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`
     tail.write(text)
@@ -105,7 +107,8 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
     deps.signal?.removeEventListener('abort', onOuterAbort)
   }
 
-  const status = exitCode !== 0 ? 'failed' : missing ? 'not_configured' : 'ok'
+  const failed = crashed || (exitCode !== 0 && !automate.informationalExitCodes?.includes(exitCode))
+  const status = failed ? 'failed' : missing ? 'not_configured' : 'ok'
   if (status === 'not_configured') reason = missing
   await closeRun(db, runId, { status, exitCode, reason, outputTail: tail.read() })
   await releaseLease(db, lock, holder)
