@@ -43,7 +43,9 @@ export function startHost(name: string, processes: HostProcess[], options: { env
     return `(${env ? `env ${env} ` : ''}${command} 2>&1 | while IFS= read -r line; do printf '[%s %s] %s\\n' "$H" ${quote(proc.label)} "$line"; done) &`
   })
   const script = [`hostname ${name}`, 'H=$(hostname)', ...launches, 'wait'].join('\n')
-  const child = spawn('unshare', ['--uts', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', script], {
+  // Without root, a user namespace mapping us to root grants the rest (where the kernel allows it).
+  const asUser = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user']
+  const child = spawn('unshare', [...asUser, '--uts', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', script], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
