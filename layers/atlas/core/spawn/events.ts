@@ -43,6 +43,20 @@ function storable(_key: string, value: unknown): unknown {
   return typeof value === 'string' && UNSTORABLE.test(value) ? value.replace(UNSTORABLE_ALL, '\uFFFD') : value
 }
 
+// The database going away (a restart, a cut connection) rather than refusing the statement:
+// SQLSTATE classes 08 (connection) and 57P (operator intervention), the socket's errors, and
+// postgres.js's own codes for a connection closed under a query.
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT'])
+
+/** Is this a connection lost (worth retrying once the database is back), not a refused statement? */
+export function isConnectionError(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    const code = String((current as { code?: unknown }).code ?? '')
+    if (CONNECTION_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) return true
+  }
+  return false
+}
+
 /** A failed query's reason: the driver's error under drizzle's wrapper (which repeats the whole statement). */
 export function reasonOf(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause
@@ -71,8 +85,8 @@ export function createEventSink(db: Db, spawn: { spawnId: string, messageId: num
   let timer: NodeJS.Timeout | null = null
   let failure: Error | null = null
 
-  // A batch that fails (the database restarting, a connection cut) is tried again until
-  // `retryForMs` has passed: the agent's events must outlive a short outage. Rows already
+  // A batch that fails because the connection was lost (the database restarting) is tried
+  // again until `retryForMs` has passed: the agent's events must outlive a short outage. Rows already
   // stored (the reply of a committed insert lost) are skipped, so a retry never duplicates.
   const write = async (rows: Row[]) => {
     if (rows.length === 0) return
@@ -92,7 +106,7 @@ export function createEventSink(db: Db, spawn: { spawnId: string, messageId: num
         return
       }
       catch (error) {
-        if (Date.now() - firstTry >= retryForMs) {
+        if (!isConnectionError(error) || Date.now() - firstTry >= retryForMs) {
           failure = error as Error
           options.log?.(`[spawn ${spawn.spawnId}] ${rows.length} event(s) not stored after ${attempt} attempt(s): ${reasonOf(error)}`)
           return

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { LeaseOwner } from '../../../health/core/leases'
 import { registerWorker, type WorkerPresence } from '../../../health/core/workers'
 import { processSpawnJob } from './job'
-import { reasonOf } from './events'
+import { isConnectionError, reasonOf } from './events'
 import { acquireSlot, globalSlotName, hostSlotName, releaseAll, type HeldLease } from './leases'
 import { queueMessage, recover } from './orchestrator'
 import type { SpawnJob } from './queue'
@@ -106,8 +106,9 @@ async function work(deps: WorkerDeps, options: { mode: 'drain' | 'forever', maxJ
       // heartbeated apart), and this loop tries again at the next poll rather than ending the worker.
       deps.log(`[atlas-spawn-worker] the concurrency slots could not be read (${reasonOf(error)}); trying again in ${config.pollMs} ms`)
       await releaseAll(db, [hostSlot, globalSlot])
-      // A draining run with nothing in hand ends with the error: cron's next run tries again.
-      if (options.mode === 'drain' && running.size === 0) throw error
+      // A refused statement is a bug, not an outage; a draining run with nothing in hand ends
+      // with the error too: cron's next run (or systemd's restart) tries again.
+      if (!isConnectionError(error) || (options.mode === 'drain' && running.size === 0)) throw error
       await sleep(config.pollMs, deps.signal)
       continue
     }

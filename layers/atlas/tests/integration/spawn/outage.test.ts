@@ -25,7 +25,7 @@ function restarting(): Error {
  * `db` whose `execute` fails `failures` times as an outage would: `before` the statement ran,
  * or `after` it (committed, but the reply never came back).
  */
-function flaky(db: Db, failures: number, when: 'before' | 'after', matches: (text: string) => boolean = () => true): { db: Db, failed: () => number } {
+function flaky(db: Db, failures: number, when: 'before' | 'after', matches: (text: string) => boolean = () => true, failure: () => Error = restarting): { db: Db, failed: () => number } {
   let failed = 0
   const proxy = new Proxy(db, {
     get(target, property, receiver) {
@@ -36,7 +36,7 @@ function flaky(db: Db, failures: number, when: 'before' | 'after', matches: (tex
         if (failed < failures && matches(text)) {
           failed += 1
           if (when === 'after') await target.execute(query)
-          throw restarting()
+          throw failure()
         }
         return await target.execute(query)
       }
@@ -91,6 +91,19 @@ describeOnBothDatabases('the spawn engine through a database outage', (database)
     expect((await stored(spawn.spawnId)).seqs).toEqual([])
     expect(logs.some(line => /1 event\(s\) not stored after \d+ attempt\(s\): terminating connection/.test(line))).toBe(true)
     expect(logs.some(line => line.includes('the event log is incomplete'))).toBe(true)
+  })
+
+  it('does not retry a statement the database refused (only a lost connection is worth waiting for)', async () => {
+    const spawn = await spawnRow()
+    const refused = () => Object.assign(new Error('insert or update violates foreign key constraint'), { code: '23503' })
+    const outage = flaky(database().db, 1, 'before', text => text.includes('insert into atlas_spawn_events'), refused)
+    const logs: string[] = []
+    const sink = createEventSink(outage.db, spawn, { batchSize: 1, log: line => void logs.push(line) })
+    await sink.add({ type: 'assistant', message: { content: [] } })
+    await sink.close()
+    expect(outage.failed()).toBe(1)
+    expect(logs.some(line => line.includes('1 event(s) not stored after 1 attempt(s): insert or update violates foreign key constraint'))).toBe(true)
+    expect(logs.some(line => line.includes('retrying'))).toBe(false)
   })
 
   it('a worker whose slot reads fail keeps looking, then runs the queued spawn', async () => {
