@@ -14,6 +14,8 @@ export interface EventSinkOptions {
   batchSize?: number
   /** A partial batch is written after this long. */
   flushMs?: number
+  /** How long a failed batch is retried before it is given up as lost (default 60 s). */
+  retryForMs?: number
   log?: (line: string) => void
 }
 
@@ -41,6 +43,26 @@ function storable(_key: string, value: unknown): unknown {
   return typeof value === 'string' && UNSTORABLE.test(value) ? value.replace(UNSTORABLE_ALL, '\uFFFD') : value
 }
 
+// The database going away (a restart, a cut connection) rather than refusing the statement:
+// SQLSTATE classes 08 (connection) and 57P (operator intervention), the socket's errors, and
+// postgres.js's own codes for a connection closed under a query.
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT'])
+
+/** Is this a connection lost (worth retrying once the database is back), not a refused statement? */
+export function isConnectionError(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    const code = String((current as { code?: unknown }).code ?? '')
+    if (CONNECTION_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) return true
+  }
+  return false
+}
+
+/** A failed query's reason: the driver's error under drizzle's wrapper (which repeats the whole statement). */
+export function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause
+  return cause instanceof Error ? cause.message : (error as Error).message
+}
+
 export function toStorableJson(value: unknown): string {
   return JSON.stringify(value, storable)
 }
@@ -54,6 +76,7 @@ function storedPayload(event: StreamEvent): unknown {
 export function createEventSink(db: Db, spawn: { spawnId: string, messageId: number }, options: EventSinkOptions = {}): EventSink {
   const batchSize = options.batchSize ?? 200
   const flushMs = options.flushMs ?? 250
+  const retryForMs = options.retryForMs ?? 60_000
   const classify = createEventClassifier()
   let pending: Row[] = []
   let seq = 0
@@ -62,21 +85,35 @@ export function createEventSink(db: Db, spawn: { spawnId: string, messageId: num
   let timer: NodeJS.Timeout | null = null
   let failure: Error | null = null
 
+  // A batch that fails because the connection was lost (the database restarting) is tried
+  // again until `retryForMs` has passed: the agent's events must outlive a short outage. Rows already
+  // stored (the reply of a committed insert lost) are skipped, so a retry never duplicates.
   const write = async (rows: Row[]) => {
     if (rows.length === 0) return
     const lastRow = rows[rows.length - 1]!
-    try {
-      await db.execute(sql`
-        insert into atlas_spawn_events (spawn_id, message_id, seq, event_type, subtype, tool_name, payload)
-        select ${spawn.spawnId}::uuid, ${spawn.messageId}::bigint, r.seq, r.event_type, r.subtype, r.tool_name, r.payload
-        from jsonb_to_recordset(${toStorableJson(rows)}::jsonb) as r(seq int, event_type text, subtype text, tool_name text, payload jsonb)`)
-      await db.execute(sql`
-        update atlas_spawns set last_event_at = now(), last_event_type = ${lastRow.subtype}, event_count = ${lastRow.seq}
-        where id = ${spawn.spawnId}::uuid`)
-    }
-    catch (error) {
-      failure = error as Error
-      options.log?.(`[spawn ${spawn.spawnId}] ${rows.length} event(s) not stored: ${(error as Error).message}`)
+    const firstTry = Date.now()
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.execute(sql`
+          insert into atlas_spawn_events (spawn_id, message_id, seq, event_type, subtype, tool_name, payload)
+          select ${spawn.spawnId}::uuid, ${spawn.messageId}::bigint, r.seq, r.event_type, r.subtype, r.tool_name, r.payload
+          from jsonb_to_recordset(${toStorableJson(rows)}::jsonb) as r(seq int, event_type text, subtype text, tool_name text, payload jsonb)
+          where not exists (select 1 from atlas_spawn_events e where e.spawn_id = ${spawn.spawnId}::uuid and e.seq = r.seq)`)
+        await db.execute(sql`
+          update atlas_spawns set last_event_at = now(), last_event_type = ${lastRow.subtype}, event_count = greatest(event_count, ${lastRow.seq})
+          where id = ${spawn.spawnId}::uuid`)
+        if (attempt > 1) options.log?.(`[spawn ${spawn.spawnId}] ${rows.length} event(s) stored at attempt ${attempt}, after ${Date.now() - firstTry} ms`)
+        return
+      }
+      catch (error) {
+        if (!isConnectionError(error) || Date.now() - firstTry >= retryForMs) {
+          failure = error as Error
+          options.log?.(`[spawn ${spawn.spawnId}] ${rows.length} event(s) not stored after ${attempt} attempt(s): ${reasonOf(error)}`)
+          return
+        }
+        if (attempt === 1) options.log?.(`[spawn ${spawn.spawnId}] ${rows.length} event(s) not stored yet (${reasonOf(error)}); retrying`)
+        await new Promise(resolve => setTimeout(resolve, Math.min(2000, 100 * 2 ** (attempt - 1))))
+      }
     }
   }
 

@@ -18,6 +18,7 @@ import { recordAtlasAudit } from '../audit'
 import { jobExpirySeconds, type SpawnConfig } from './config'
 import { countInAgentsRegistry, SPAWN_AGENT_CODENAME, type OnSpawnFinished } from './hooks'
 import { messageLeaseName } from './leases'
+import { spawnProcesses } from './processes'
 import { escalationMail, sendTeamMail, type TeamMail } from './notify'
 import type { SpawnQueue } from './queue'
 
@@ -189,6 +190,13 @@ export async function recover(deps: OrchestratorDeps): Promise<CycleReport['reco
     const previous = await readLease(db, lease)
     if (!await acquireLease(db, lease, owner, deps.config.leaseTtlMs)) continue
     try {
+      // A dead worker's agent on this host may still be in its TERM grace (its wrapper stops
+      // it when the worker goes): spawning the message again now would run it twice at once.
+      const lingering = spawn.host === deps.host ? spawnProcesses({ spawnId: spawn.id }) : []
+      if (lingering.length > 0) {
+        deps.log(`[atlas-spawn] message #${messageId}: spawn ${spawn.id} lost its worker, but ${lingering.length} of its process(es) still run here (${lingering.join(', ')}); recovered once they are gone`)
+        continue
+      }
       const done = await db.transaction(async (tx) => {
         const updated = await tx.execute<{ id: string }>(sql`
           update atlas_spawns set status = 'lost', outcome = 'worker_lost', ended_at = now(),

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto'
 import type { LeaseOwner } from '../../../health/core/leases'
 import { registerWorker, type WorkerPresence } from '../../../health/core/workers'
 import { processSpawnJob } from './job'
-import { acquireSlot, globalSlotName, hostSlotName, releaseAll } from './leases'
+import { isConnectionError, reasonOf } from './events'
+import { acquireSlot, globalSlotName, hostSlotName, releaseAll, type HeldLease } from './leases'
 import { queueMessage, recover } from './orchestrator'
 import type { SpawnJob } from './queue'
 import type { WorkerDeps } from './worker-deps'
@@ -94,8 +95,23 @@ async function work(deps: WorkerDeps, options: { mode: 'drain' | 'forever', maxJ
       continue
     }
     const owner: LeaseOwner = { holder: `${workerId}:${randomUUID()}`, host: deps.host, pid: deps.pid }
-    const hostSlot = await acquireSlot(db, n => hostSlotName(deps.host, n), config.hostConcurrency, owner, config.leaseTtlMs)
-    const globalSlot = hostSlot ? await acquireSlot(db, globalSlotName, config.globalConcurrency, owner, config.leaseTtlMs) : null
+    let hostSlot: HeldLease | null = null
+    let globalSlot: HeldLease | null = null
+    try {
+      hostSlot = await acquireSlot(db, n => hostSlotName(deps.host, n), config.hostConcurrency, owner, config.leaseTtlMs)
+      globalSlot = hostSlot ? await acquireSlot(db, globalSlotName, config.globalConcurrency, owner, config.leaseTtlMs) : null
+    }
+    catch (error) {
+      // The database restarting or out of reach: the running spawns go on (their leases are
+      // heartbeated apart), and this loop tries again at the next poll rather than ending the worker.
+      deps.log(`[atlas-spawn-worker] the concurrency slots could not be read (${reasonOf(error)}); trying again in ${config.pollMs} ms`)
+      await releaseAll(db, [hostSlot, globalSlot])
+      // A refused statement is a bug, not an outage; a draining run with nothing in hand ends
+      // with the error too: cron's next run (or systemd's restart) tries again.
+      if (!isConnectionError(error) || (options.mode === 'drain' && running.size === 0)) throw error
+      await sleep(config.pollMs, deps.signal)
+      continue
+    }
     if (!hostSlot || !globalSlot) {
       await releaseAll(db, [hostSlot, globalSlot])
       if (options.mode === 'drain' && running.size === 0) break
