@@ -1,6 +1,6 @@
 // The two arms of recall as SQL over mem_embeddings: the semantic arm walks the HNSW index
-// on the half-precision copy of the vectors (migration 0029: a third of the index's size,
-// faster distances) with pgvector 0.8 iterative index scans, set per transaction, so a
+// — on PostgreSQL over the half-precision copy of the vectors (migration 0029: a third of the
+// index's size, faster distances) — with pgvector 0.8 iterative index scans, set per transaction, so a
 // selective filter still yields its rows, then re-ranks what it fetched by the exact
 // full-precision distance; the lexical arm ranks `tsv @@ to_tsquery('synedre_french',
 // 'w1 | w2 …')` by ts_rank (unaccented French stems), leaving out of the match the words too
@@ -53,21 +53,31 @@ export function halfvecExpression(dimensions: number): string {
 }
 
 /** The HNSW index's definition for a column of `dimensions`: the migration's, and the re-embed's after a swap. */
-export function hnswIndexDefinition(dimensions: number): string {
-  return `create index mem_embeddings_embedding_hnsw_idx on mem_embeddings using hnsw (${halfvecExpression(dimensions)} halfvec_cosine_ops)`
+export function hnswIndexDefinition(dimensions: number, halfPrecision: boolean): string {
+  return halfPrecision
+    ? `create index mem_embeddings_embedding_hnsw_idx on mem_embeddings using hnsw (${halfvecExpression(dimensions)} halfvec_cosine_ops)`
+    : `create index mem_embeddings_embedding_hnsw_idx on mem_embeddings using hnsw (embedding vector_cosine_ops)`
+}
+
+/** The index the semantic arm walks: the column's dimension, and whether it holds half precision. */
+export interface IndexLayout {
+  dimensions: number
+  halfPrecision: boolean
 }
 
 /**
- * The nearest chunks by the index's half-precision order, then ordered by the exact distance
- * (the index's order is off by rounding only in the last digits: the re-rank restores it).
+ * The nearest chunks in the index's order, then ordered by the exact distance (a
+ * half-precision order is off by rounding in the last digits: the re-rank restores it).
  */
-export function semanticQuery(vector: string, model: string, filter: ArmFilter, dimensions: number): SQL {
-  const half = sql.raw(halfvecType(dimensions))
+export function semanticQuery(vector: string, model: string, filter: ArmFilter, index: IndexLayout): SQL {
+  const order = index.halfPrecision
+    ? sql`e.embedding::${sql.raw(halfvecType(index.dimensions))} <=> ${vector}::${sql.raw(halfvecType(index.dimensions))}`
+    : sql`e.embedding <=> ${vector}::vector`
   return sql`with candidates as materialized (
     select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, e.embedding <=> ${vector}::vector as distance
     from mem_embeddings e
     where e.model = ${model} ${filters(filter)}
-    order by e.embedding::${half} <=> ${vector}::${half}
+    order by ${order}
     limit ${filter.limit}
   )
   select source_type, source_id, title, snippet, agent, (1 - distance)::float8 as score
@@ -170,10 +180,10 @@ export function semanticSettings(limit: number): SQL[] {
   return [sql.raw(`set local hnsw.iterative_scan = relaxed_order`), sql.raw(`set local hnsw.ef_search = ${efSearchFor(limit)}`)]
 }
 
-export async function semanticArm(db: Db, vector: string, model: string, filter: ArmFilter, dimensions: number): Promise<Candidate[]> {
+export async function semanticArm(db: Db, vector: string, model: string, filter: ArmFilter, index: IndexLayout): Promise<Candidate[]> {
   return await db.transaction(async (tx) => {
     for (const setting of semanticSettings(filter.limit)) await tx.execute(setting)
-    return toCandidates(await tx.execute<Row>(semanticQuery(vector, model, filter, dimensions)))
+    return toCandidates(await tx.execute<Row>(semanticQuery(vector, model, filter, index)))
   })
 }
 

@@ -8,7 +8,7 @@ import type { Db } from '../../../../db/client'
 import { learnLessons } from '../../../../db/schema/learn'
 import { parseScope, SOURCE_TYPES, sourceLink, type SourceType } from '../sources'
 import { vectorLiteral } from '../vectors/chunk'
-import { dimensionsFor } from '../vectors/dimensions'
+import { dimensionsFor, halfPrecisionIndex } from '../vectors/dimensions'
 import type { Embedder } from '../vectors/embedder'
 import { fuzzyArm, lexicalArm, semanticArm } from './arms'
 import { isRelevant, semanticFloor } from './floor'
@@ -202,7 +202,8 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   }
   const semantic = async () => {
     const dimensions = await dimensionsFor(deps.db, queryVector!.vector.length)
-    return await semanticArm(deps.db, vectorLiteral(queryVector!.vector, dimensions), queryVector!.model, filter, dimensions)
+    const index = { dimensions, halfPrecision: await halfPrecisionIndex(deps.db) }
+    return await semanticArm(deps.db, vectorLiteral(queryVector!.vector, dimensions), queryVector!.model, filter, index)
   }
   const [sem, exact, typos] = await Promise.all([
     modeUsed === 'lex' ? Promise.resolve([]) : semantic(),

@@ -2,12 +2,12 @@
 // index: every chunk is re-embedded by the routed embedder into a new column
 // (embedding_next, at the target dimension) while recall keeps serving the old one; then, in
 // one transaction under an exclusive lock (chunks written meanwhile embedded there too), the
-// columns are swapped and the HNSW index rebuilt (half precision, at the new dimension). Resumable: a run stopped halfway keeps
+// columns are swapped and the HNSW index rebuilt at the new dimension, in the precision it had. Resumable: a run stopped halfway keeps
 // what it embedded. `npm run memory:reembed`.
 import { sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../../../db/client'
 import { SYNC_BATCH_SIZE as EMBEDDING_BATCH } from './sync'
-import { forgetIndexDimensions, indexDimensions } from './dimensions'
+import { forgetIndexDimensions, halfPrecisionIndex, indexDimensions } from './dimensions'
 import type { Embedder } from './embedder'
 import { hnswIndexDefinition } from '../recall/arms'
 
@@ -67,6 +67,7 @@ export async function reembedIndex(deps: { db: Db, embedder: Embedder, log?: (li
   await db.execute(sql`update mem_embeddings set embedding_next = null where model_next is distinct from ${target.model}`)
   report.reembedded = await fill(db, embedder, dimensions, log)
 
+  const halfPrecision = await halfPrecisionIndex(db)
   await db.transaction(async (tx) => {
     await tx.execute(sql.raw('lock table mem_embeddings in exclusive mode'))
     report.reembedded += await fill(tx, embedder, dimensions, log)
@@ -76,7 +77,7 @@ export async function reembedIndex(deps: { db: Db, embedder: Embedder, log?: (li
     await tx.execute(sql.raw('alter table mem_embeddings alter column embedding set not null'))
     await tx.execute(sql.raw('update mem_embeddings set provider = provider_next, model = model_next'))
     await tx.execute(sql.raw('alter table mem_embeddings drop column provider_next, drop column model_next'))
-    await tx.execute(sql.raw(hnswIndexDefinition(dimensions)))
+    await tx.execute(sql.raw(hnswIndexDefinition(dimensions, halfPrecision)))
   })
   forgetIndexDimensions(db)
   report.swapped = true
