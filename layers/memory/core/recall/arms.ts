@@ -113,29 +113,46 @@ function rankedByText(head: SQL, filter: ArmFilter): SQL {
  * without statistics (a small or fresh index) every word is matched.
  */
 export const LEXICAL_MAX_WORD_ROWS = 1500
+/** How long a process keeps the common stems it read (statistics change at ANALYZE only). */
+export const COMMON_STEMS_TTL_MS = 60_000
+
+const commonStemsCache = new WeakMap<object, { at: number, stems: Record<string, number> }>()
 
 /**
- * The lexical arm over the query's terms (tsTerm of each word): the terms found in at most
- * LEXICAL_MAX_WORD_ROWS chunks, OR-ed; when every term is more common than that, all of them
- * AND-ed (the chunks holding every common word, far fewer). The floor still counts every
- * term's stems, matched or not.
+ * The stems in more than LEXICAL_MAX_WORD_ROWS chunks, with their estimated row counts: read
+ * from pg_stats at most once a minute per database handle (planning the view on every
+ * recall would cost more than the search).
  */
-export function lexicalQuery(terms: string[], filter: ArmFilter): SQL {
+export async function commonStems(db: Db, now = Date.now()): Promise<Record<string, number>> {
+  const cached = commonStemsCache.get(db)
+  if (cached && now - cached.at < COMMON_STEMS_TTL_MS) return cached.stems
+  const rows = await db.execute<{ stem: string, rows: number }>(sql`
+    select s.stem, s.freq * greatest(c.reltuples, 0)::float8 as rows
+    from pg_class c, pg_stats st, unnest(st.most_common_elems::text::text[], st.most_common_elem_freqs) as s(stem, freq)
+    where c.oid = 'mem_embeddings'::regclass and st.schemaname = current_schema() and st.tablename = 'mem_embeddings' and st.attname = 'tsv'
+      and s.stem is not null and s.freq * greatest(c.reltuples, 0) > ${LEXICAL_MAX_WORD_ROWS}`)
+  const stems = Object.fromEntries([...rows].map(row => [row.stem, Math.round(Number(row.rows))]))
+  commonStemsCache.set(db, { at: now, stems })
+  return stems
+}
+
+/**
+ * The lexical arm over the query's terms (tsTerm of each word): the terms that are not
+ * common (commonStems) OR-ed; when every term is common, all of them AND-ed (the chunks
+ * holding every common word, far fewer). A phrase is as common as its rarest part. The floor
+ * still counts every term's stems, matched or not.
+ */
+export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<string, number> = {}): SQL {
   return rankedByText(sql`terms as (
     select x.q, t.position
     from jsonb_array_elements_text(${JSON.stringify(terms)}::jsonb) with ordinality as t(term, position), lateral (select to_tsquery('synedre_french'::regconfig, t.term) as q) x
     where numnode(x.q) > 0
   ),
-  stats as (
-    select st.most_common_elems::text::text[] as elems, st.most_common_elem_freqs as freqs, greatest(c.reltuples, 0)::float8 as n
-    from pg_class c left join pg_stats st on st.schemaname = current_schema() and st.tablename = 'mem_embeddings' and st.attname = 'tsv'
-    where c.oid = 'mem_embeddings'::regclass
-  ),
   estimated as (
-    select t.q, t.position, st.n * coalesce((
-      select min(coalesce(st.freqs[array_position(st.elems, m[1])], 0)) from regexp_matches(t.q::text, '''([^'']+)''', 'g') as m
+    select t.q, t.position, coalesce((
+      select min(coalesce((${JSON.stringify(common)}::jsonb ->> m[1])::float8, 0)) from regexp_matches(t.q::text, '''([^'']+)''', 'g') as m
     ), 0) as rows
-    from terms t, stats st
+    from terms t
   ),
   qq as (
     select coalesce(
@@ -189,7 +206,7 @@ export async function semanticArm(db: Db, vector: string, model: string, filter:
 
 export async function lexicalArm(db: Db, terms: string[], filter: ArmFilter): Promise<Candidate[]> {
   if (terms.length === 0) return []
-  return toCandidates(await db.execute<Row>(lexicalQuery(terms, filter)))
+  return toCandidates(await db.execute<Row>(lexicalQuery(terms, filter, await commonStems(db))))
 }
 
 /** The stems nearest to the misspelt words, searched; their hits are marked fuzzy. */
