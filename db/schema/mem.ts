@@ -77,8 +77,10 @@ export const memEmbeddings = pgTable('mem_embeddings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, table => [
   uniqueIndex('mem_embeddings_source_key').on(table.sourceType, table.sourceId),
-  index('mem_embeddings_embedding_hnsw_idx').using('hnsw', table.embedding.op('vector_cosine_ops')),
-  index('mem_embeddings_tsv_idx').using('gin', table.tsv),
+  // Half precision in the index only (migration 0029): a third of the size, exact distances re-ranked by recall.
+  index('mem_embeddings_embedding_hnsw_idx').using('hnsw', sql`(${table.embedding}::halfvec(1024)) halfvec_cosine_ops`),
+  // No pending list (fastupdate off, migration 0029): a search never scans thousands of unmerged entries after a bulk sync.
+  index('mem_embeddings_tsv_idx').using('gin', table.tsv).with({ fastupdate: false }),
   check('mem_embeddings_source_type_check', sql`${table.sourceType} in (${inList(MEM_SOURCE_TYPES)})`),
   check('mem_embeddings_fingerprint_check', sql`${table.fingerprint} ~ '^[0-9a-f]{64}$'`),
 ])

@@ -1,8 +1,11 @@
-// The two arms of recall as SQL over mem_embeddings: the semantic arm orders by cosine
-// distance on the HNSW index (pgvector 0.8 iterative index scans, set per transaction, so a
-// selective filter still yields its rows), the lexical arm ranks `tsv @@ to_tsquery(
-// 'synedre_french', 'w1 | w2 …')` by ts_rank (unaccented French stems). Both honour the scope, the agent filter, and leave out lessons
-// archived by the forgetting curve.
+// The two arms of recall as SQL over mem_embeddings: the semantic arm walks the HNSW index
+// — on PostgreSQL over the half-precision copy of the vectors (migration 0029: a third of the
+// index's size, faster distances) — with pgvector 0.8 iterative index scans, set per transaction, so a
+// selective filter still yields its rows, then re-ranks what it fetched by the exact
+// full-precision distance; the lexical arm ranks `tsv @@ to_tsquery('synedre_french',
+// 'w1 | w2 …')` by ts_rank (unaccented French stems), leaving out of the match the words too
+// common to tell chunks apart (see lexicalQuery). Both honour the scope, the agent filter,
+// and leave out lessons archived by the forgetting curve.
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
 import type { SourceType } from '../sources'
@@ -39,12 +42,42 @@ function filters(filter: ArmFilter): SQL {
   return sql.join(parts, sql` `)
 }
 
-export function semanticQuery(vector: string, model: string, filter: ArmFilter): SQL {
+/** The index's expression: the vector cast to halfvec of the column's dimension (migration 0029). */
+function halfvecType(dimensions: number): string {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 4000) throw new Error(`a halfvec HNSW index holds 1 to 4000 dimensions (got ${dimensions})`)
+  return `halfvec(${dimensions})`
+}
+
+export function halfvecExpression(dimensions: number): string {
+  return `(embedding::${halfvecType(dimensions)})`
+}
+
+/** The HNSW index's definition for a column of `dimensions`: the migration's, and the re-embed's after a swap. */
+export function hnswIndexDefinition(dimensions: number, halfPrecision: boolean): string {
+  return halfPrecision
+    ? `create index mem_embeddings_embedding_hnsw_idx on mem_embeddings using hnsw (${halfvecExpression(dimensions)} halfvec_cosine_ops)`
+    : `create index mem_embeddings_embedding_hnsw_idx on mem_embeddings using hnsw (embedding vector_cosine_ops)`
+}
+
+/** The index the semantic arm walks: the column's dimension, and whether it holds half precision. */
+export interface IndexLayout {
+  dimensions: number
+  halfPrecision: boolean
+}
+
+/**
+ * The nearest chunks in the index's order, then ordered by the exact distance (a
+ * half-precision order is off by rounding in the last digits: the re-rank restores it).
+ */
+export function semanticQuery(vector: string, model: string, filter: ArmFilter, index: IndexLayout): SQL {
+  const order = index.halfPrecision
+    ? sql`e.embedding::${sql.raw(halfvecType(index.dimensions))} <=> ${vector}::${sql.raw(halfvecType(index.dimensions))}`
+    : sql`e.embedding <=> ${vector}::vector`
   return sql`with candidates as materialized (
     select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, e.embedding <=> ${vector}::vector as distance
     from mem_embeddings e
     where e.model = ${model} ${filters(filter)}
-    order by e.embedding <=> ${vector}::vector
+    order by ${order}
     limit ${filter.limit}
   )
   select source_type, source_id, title, snippet, agent, (1 - distance)::float8 as score
@@ -52,11 +85,12 @@ export function semanticQuery(vector: string, model: string, filter: ArmFilter):
 }
 
 /**
- * Rows matching the tsquery by ts_rank, each with how many of the query's stems it holds
- * (`matched` of `total`): the relevance floor's lexical test (floor.ts).
+ * Rows matching `query` by ts_rank, each with how many of `counted`'s stems it holds
+ * (`matched` of `total`): the relevance floor's lexical test (floor.ts). `head` defines
+ * `qq(q, counted)`.
  */
-function rankedByText(query: SQL, filter: ArmFilter): SQL {
-  return sql`with qq as (select ${query} as q),
+function rankedByText(head: SQL, filter: ArmFilter): SQL {
+  return sql`with ${head},
   r as (
     select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, ts_rank(e.tsv, qq.q)::float8 as score, e.tsv
     from mem_embeddings e, qq
@@ -64,20 +98,74 @@ function rankedByText(query: SQL, filter: ArmFilter): SQL {
     order by score desc, e.source_type, e.source_id
     limit ${filter.limit}
   ),
-  s as (select array(select distinct m[1] from qq, regexp_matches(qq.q::text, '''([^'']+)''', 'g') as m) as stems)
+  s as (select array(select distinct m[1] from qq, regexp_matches(qq.counted::text, '''([^'']+)''', 'g') as m) as stems)
   select r.source_type, r.source_id, r.title, r.snippet, r.agent, r.score,
     (select count(*) from unnest(tsvector_to_array(r.tsv)) as l where l = any(s.stems))::int as matched, cardinality(s.stems) as total
   from r, s
   order by r.score desc, r.source_type, r.source_id`
 }
 
-export function lexicalQuery(tsquery: string, filter: ArmFilter): SQL {
-  return rankedByText(sql`to_tsquery('synedre_french'::regconfig, ${tsquery})`, filter)
+/**
+ * Chunks a query word may match before it is too common to tell chunks apart: ts_rank reads
+ * every matching row, so a word found in a fifth of 300,000 chunks would cost a recall
+ * ~100 ms and rank nothing (an IDF near zero). Estimated from the planner's statistics of
+ * the column (pg_stats: the share of rows holding each frequent stem, kept by ANALYZE);
+ * without statistics (a small or fresh index) every word is matched.
+ */
+export const LEXICAL_MAX_WORD_ROWS = 1500
+/** How long a process keeps the common stems it read (statistics change at ANALYZE only). */
+export const COMMON_STEMS_TTL_MS = 60_000
+
+const commonStemsCache = new WeakMap<object, { at: number, stems: Record<string, number> }>()
+
+/**
+ * The stems in more than LEXICAL_MAX_WORD_ROWS chunks, with their estimated row counts: read
+ * from pg_stats at most once a minute per database handle (planning the view on every
+ * recall would cost more than the search).
+ */
+export async function commonStems(db: Db, now = Date.now()): Promise<Record<string, number>> {
+  const cached = commonStemsCache.get(db)
+  if (cached && now - cached.at < COMMON_STEMS_TTL_MS) return cached.stems
+  const rows = await db.execute<{ stem: string, rows: number }>(sql`
+    select s.stem, s.freq * greatest(c.reltuples, 0)::float8 as rows
+    from pg_class c, pg_stats st, unnest(st.most_common_elems::text::text[], st.most_common_elem_freqs) as s(stem, freq)
+    where c.oid = 'mem_embeddings'::regclass and st.schemaname = current_schema() and st.tablename = 'mem_embeddings' and st.attname = 'tsv'
+      and s.stem is not null and s.freq * greatest(c.reltuples, 0) > ${LEXICAL_MAX_WORD_ROWS}`)
+  const stems = Object.fromEntries([...rows].map(row => [row.stem, Math.round(Number(row.rows))]))
+  commonStemsCache.set(db, { at: now, stems })
+  return stems
+}
+
+/**
+ * The lexical arm over the query's terms (tsTerm of each word): the terms that are not
+ * common (commonStems) OR-ed; when every term is common, all of them AND-ed (the chunks
+ * holding every common word, far fewer). A phrase is as common as its rarest part. The floor
+ * still counts every term's stems, matched or not.
+ */
+export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<string, number> = {}): SQL {
+  return rankedByText(sql`terms as (
+    select x.q, t.position
+    from jsonb_array_elements_text(${JSON.stringify(terms)}::jsonb) with ordinality as t(term, position), lateral (select to_tsquery('synedre_french'::regconfig, t.term) as q) x
+    where numnode(x.q) > 0
+  ),
+  estimated as (
+    select t.q, t.position, coalesce((
+      select min(coalesce((${JSON.stringify(common)}::jsonb ->> m[1])::float8, 0)) from regexp_matches(t.q::text, '''([^'']+)''', 'g') as m
+    ), 0) as rows
+    from terms t
+  ),
+  qq as (
+    select coalesce(
+      (select string_agg('(' || q::text || ')', ' | ' order by position) from estimated where rows <= ${LEXICAL_MAX_WORD_ROWS}),
+      (select string_agg('(' || q::text || ')', ' & ' order by position) from estimated)
+    )::tsquery as q,
+    (select string_agg('(' || q::text || ')', ' | ' order by position) from terms)::tsquery as counted
+  )`, filter)
 }
 
 /** The fuzzy search: stems already normalised (fuzzy.ts), as a tsquery literal. */
 export function fuzzyQuery(stems: string, filter: ArmFilter): SQL {
-  return rankedByText(sql`cast(${stems} as tsquery)`, filter)
+  return rankedByText(sql`qq as (select cast(${stems} as tsquery) as q, cast(${stems} as tsquery) as counted)`, filter)
 }
 
 type Row = {
@@ -109,16 +197,16 @@ export function semanticSettings(limit: number): SQL[] {
   return [sql.raw(`set local hnsw.iterative_scan = relaxed_order`), sql.raw(`set local hnsw.ef_search = ${efSearchFor(limit)}`)]
 }
 
-export async function semanticArm(db: Db, vector: string, model: string, filter: ArmFilter): Promise<Candidate[]> {
+export async function semanticArm(db: Db, vector: string, model: string, filter: ArmFilter, index: IndexLayout): Promise<Candidate[]> {
   return await db.transaction(async (tx) => {
     for (const setting of semanticSettings(filter.limit)) await tx.execute(setting)
-    return toCandidates(await tx.execute<Row>(semanticQuery(vector, model, filter)))
+    return toCandidates(await tx.execute<Row>(semanticQuery(vector, model, filter, index)))
   })
 }
 
-export async function lexicalArm(db: Db, tsquery: string | null, filter: ArmFilter): Promise<Candidate[]> {
-  if (!tsquery) return []
-  return toCandidates(await db.execute<Row>(lexicalQuery(tsquery, filter)))
+export async function lexicalArm(db: Db, terms: string[], filter: ArmFilter): Promise<Candidate[]> {
+  if (terms.length === 0) return []
+  return toCandidates(await db.execute<Row>(lexicalQuery(terms, filter, await commonStems(db))))
 }
 
 /** The stems nearest to the misspelt words, searched; their hits are marked fuzzy. */

@@ -8,7 +8,7 @@ import type { Db } from '../../../../db/client'
 import { learnLessons } from '../../../../db/schema/learn'
 import { parseScope, SOURCE_TYPES, sourceLink, type SourceType } from '../sources'
 import { vectorLiteral } from '../vectors/chunk'
-import { dimensionsFor } from '../vectors/dimensions'
+import { dimensionsFor, halfPrecisionIndex } from '../vectors/dimensions'
 import type { Embedder } from '../vectors/embedder'
 import { fuzzyArm, lexicalArm, semanticArm } from './arms'
 import { isRelevant, semanticFloor } from './floor'
@@ -17,7 +17,7 @@ import { countRecalls } from './counters'
 import { reciprocalRankFusion } from './fusion'
 import { ageInDays, scarFactor } from './rerank'
 import { BELOW_FLOOR, DEFAULT_K, MAX_K, OVERFETCH, RECALL_MODES, type BelowFloor, type Candidate, type RecallHit, type RecallMode, type RecallResponse } from './types'
-import { orQuery, queryWords } from './words'
+import { queryWords, tsTerm } from './words'
 
 export class RecallInputError extends Error {
   readonly code = 'bad_recall_input'
@@ -200,10 +200,14 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     const expansions = await fuzzyExpansions(deps.db, words)
     return { expansions, candidates: await fuzzyArm(deps.db, fuzzyTsquery(expansions), filter) }
   }
-  const semantic = async () => semanticArm(deps.db, vectorLiteral(queryVector!.vector, await dimensionsFor(deps.db, queryVector!.vector.length)), queryVector!.model, filter)
+  const semantic = async () => {
+    const dimensions = await dimensionsFor(deps.db, queryVector!.vector.length)
+    const index = { dimensions, halfPrecision: await halfPrecisionIndex(deps.db) }
+    return await semanticArm(deps.db, vectorLiteral(queryVector!.vector, dimensions), queryVector!.model, filter, index)
+  }
   const [sem, exact, typos] = await Promise.all([
     modeUsed === 'lex' ? Promise.resolve([]) : semantic(),
-    modeUsed === 'sem' ? Promise.resolve([]) : lexicalArm(deps.db, orQuery(words), filter),
+    modeUsed === 'sem' ? Promise.resolve([]) : lexicalArm(deps.db, words.map(tsTerm).filter(Boolean), filter),
     modeUsed === 'sem' ? Promise.resolve({ expansions: [], candidates: [] }) : fuzzy(),
   ])
   const exactKeys = new Set(exact.map(key))

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
 
 const known = new WeakMap<object, number>()
+const halfPrecision = new WeakMap<object, boolean>()
 
 export async function indexDimensions(db: Db): Promise<number> {
   const cached = known.get(db)
@@ -20,6 +21,7 @@ export async function indexDimensions(db: Db): Promise<number> {
 
 export function forgetIndexDimensions(db: Db): void {
   known.delete(db)
+  halfPrecision.delete(db)
 }
 
 /** The index's dimension for a vector of `length`: read again once when they differ. */
@@ -28,4 +30,19 @@ export async function dimensionsFor(db: Db, length: number): Promise<number> {
   if (dimensions === length) return dimensions
   forgetIndexDimensions(db)
   return await indexDimensions(db)
+}
+
+
+/**
+ * Whether the HNSW index holds half-precision vectors (migration 0029: on PostgreSQL; on
+ * PGlite, whose WebAssembly build computes halfvec distances several times slower, it keeps
+ * full precision). Read once per database handle; the semantic arm's ORDER BY must match it.
+ */
+export async function halfPrecisionIndex(db: Db): Promise<boolean> {
+  const cached = halfPrecision.get(db)
+  if (cached !== undefined) return cached
+  const [row] = await db.execute<{ half: boolean }>(sql`select coalesce(pg_get_indexdef(to_regclass('mem_embeddings_embedding_hnsw_idx')) like '%halfvec%', false) as half`)
+  const half = row?.half === true
+  halfPrecision.set(db, half)
+  return half
 }

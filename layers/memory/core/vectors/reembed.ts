@@ -2,13 +2,14 @@
 // index: every chunk is re-embedded by the routed embedder into a new column
 // (embedding_next, at the target dimension) while recall keeps serving the old one; then, in
 // one transaction under an exclusive lock (chunks written meanwhile embedded there too), the
-// columns are swapped and the HNSW index rebuilt. Resumable: a run stopped halfway keeps
+// columns are swapped and the HNSW index rebuilt at the new dimension, in the precision it had. Resumable: a run stopped halfway keeps
 // what it embedded. `npm run memory:reembed`.
 import { sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../../../db/client'
 import { SYNC_BATCH_SIZE as EMBEDDING_BATCH } from './sync'
-import { forgetIndexDimensions, indexDimensions } from './dimensions'
+import { forgetIndexDimensions, halfPrecisionIndex, indexDimensions } from './dimensions'
 import type { Embedder } from './embedder'
+import { hnswIndexDefinition } from '../recall/arms'
 
 export interface ReembedReport {
   from: { dimensions: number, models: string[] }
@@ -53,7 +54,7 @@ export async function reembedIndex(deps: { db: Db, embedder: Embedder, log?: (li
   const target = await embedder.target()
   if (!target) throw new ReembedError('no embedding provider is available: nothing to re-embed with')
   const dimensions = target.dimensions ?? await indexDimensions(db)
-  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2000) throw new ReembedError(`the HNSW index holds 1 to 2000 dimensions (the routing table asks for ${dimensions})`)
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2000) throw new ReembedError(`the index holds 1 to 2000 dimensions (the routing table asks for ${dimensions})`)
   const current = await indexDimensions(db)
   const models = [...await db.execute<{ model: string }>(sql`select distinct model from mem_embeddings order by model`)].map(row => row.model)
   const report: ReembedReport = { from: { dimensions: current, models }, to: { provider: target.provider, model: target.model, dimensions }, reembedded: 0, swapped: false }
@@ -66,6 +67,7 @@ export async function reembedIndex(deps: { db: Db, embedder: Embedder, log?: (li
   await db.execute(sql`update mem_embeddings set embedding_next = null where model_next is distinct from ${target.model}`)
   report.reembedded = await fill(db, embedder, dimensions, log)
 
+  const halfPrecision = await halfPrecisionIndex(db)
   await db.transaction(async (tx) => {
     await tx.execute(sql.raw('lock table mem_embeddings in exclusive mode'))
     report.reembedded += await fill(tx, embedder, dimensions, log)
@@ -75,7 +77,7 @@ export async function reembedIndex(deps: { db: Db, embedder: Embedder, log?: (li
     await tx.execute(sql.raw('alter table mem_embeddings alter column embedding set not null'))
     await tx.execute(sql.raw('update mem_embeddings set provider = provider_next, model = model_next'))
     await tx.execute(sql.raw('alter table mem_embeddings drop column provider_next, drop column model_next'))
-    await tx.execute(sql.raw('create index mem_embeddings_embedding_hnsw_idx on mem_embeddings using hnsw (embedding vector_cosine_ops)'))
+    await tx.execute(sql.raw(hnswIndexDefinition(dimensions, halfPrecision)))
   })
   forgetIndexDimensions(db)
   report.swapped = true

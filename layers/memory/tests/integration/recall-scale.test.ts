@@ -22,7 +22,9 @@ function vocabulary(): { words: string[], text: (i: number) => string } {
 
 const literal = (text: string) => `[${offlineEmbedding(text, 1024).map(value => (value === 0 ? '0' : value.toPrecision(6))).join(',')}]`
 
-describeOnBothDatabases('recall at 10,000 chunks', (database) => {
+describeOnBothDatabases('recall at 10,000 chunks', (database, kind) => {
+  // Half precision on PostgreSQL, full on PGlite (migration 0029).
+  const index = { dimensions: 1024, halfPrecision: kind === 'native' }
   const { words, text } = vocabulary()
   const query = `${words[1]} ${words[2]} ${words[3]}`
 
@@ -53,10 +55,10 @@ describeOnBothDatabases('recall at 10,000 chunks', (database) => {
     const filter = { types: null, agent: null, limit: 15 }
     const plan = await db.transaction(async (tx) => {
       for (const setting of semanticSettings(filter.limit)) await tx.execute(setting)
-      return (await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${semanticQuery(literal(query), MODEL, filter)}`)).map(row => row['QUERY PLAN']).join('\n')
+      return (await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${semanticQuery(literal(query), MODEL, filter, index)}`)).map(row => row['QUERY PLAN']).join('\n')
     })
     expect(plan).toMatch(new RegExp(`Index Scan using ${HNSW_INDEX} on mem_embeddings`))
-    expect(plan).toMatch(/Order By: \(embedding <=> /)
+    expect(plan).toMatch(kind === 'native' ? /Order By: \(\(embedding\)::halfvec\(1024\) <=> / : /Order By: \(embedding <=> /)
     expect(plan).not.toMatch(/Seq Scan on mem_embeddings/)
   })
 
@@ -74,8 +76,8 @@ describeOnBothDatabases('recall at 10,000 chunks', (database) => {
     const arm = (iterative: boolean) => db.transaction(async (tx) => {
       for (const setting of semanticSettings(filter.limit)) await tx.execute(setting)
       if (!iterative) await tx.execute(sql`set local hnsw.iterative_scan = off`)
-      const plan = (await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${semanticQuery(literal(query), MODEL, filter)}`)).map(row => row['QUERY PLAN']).join('\n')
-      return { plan, rows: await tx.execute(semanticQuery(literal(query), MODEL, filter)) }
+      const plan = (await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${semanticQuery(literal(query), MODEL, filter, index)}`)).map(row => row['QUERY PLAN']).join('\n')
+      return { plan, rows: await tx.execute(semanticQuery(literal(query), MODEL, filter, index)) }
     })
     const iterative = await arm(true)
     expect(iterative.plan).toContain(`Index Scan using ${HNSW_INDEX}`)

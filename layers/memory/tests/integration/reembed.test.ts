@@ -16,7 +16,7 @@ import { seedEvalCorpus } from '../fixtures/eval-corpus'
 import { memoryFolders, type MemoryFolders } from '../fixtures/folders'
 import { PROCESS_TEST_TIMEOUT } from '../fixtures/processes'
 
-describeOnBothDatabases('re-embedding the index at another dimension', (database) => {
+describeOnBothDatabases('re-embedding the index at another dimension', (database, kind) => {
   let folders: MemoryFolders
   beforeAll(async () => {
     const { db } = database()
@@ -45,7 +45,8 @@ describeOnBothDatabases('re-embedding the index at another dimension', (database
       (select count(*) from pg_attribute where attrelid = 'mem_embeddings'::regclass and attname like '%\\_next' and not attisdropped)::int as next`)
     expect(column).toMatchObject({ dimensions: 256, nulls: 0, next: 0 })
     const [index] = await db.execute<{ definition: string }>(sql`select indexdef as definition from pg_indexes where indexname = 'mem_embeddings_embedding_hnsw_idx'`)
-    expect(index!.definition).toMatch(/hnsw \(embedding vector_cosine_ops\)/)
+    // In the precision it had: half on PostgreSQL, full on PGlite (migration 0029).
+    expect(index!.definition).toMatch(kind === 'native' ? /hnsw \(\(\(embedding\)::halfvec\(256\)\) halfvec_cosine_ops\)/ : /hnsw \(embedding vector_cosine_ops\)/)
 
     // This process (which read 1024 before) learns the new dimension from the first 256-dimension vector.
     expect(await indexDimensions(db)).toBe(1024)

@@ -1,0 +1,79 @@
+// Recall made fast (issue 17, deliver 7): the index in half precision with an exact re-rank,
+// the lexical index without a pending list, and a word too common to rank left out of the
+// lexical match when the query holds rarer ones (the planner's statistics say which).
+import { beforeAll, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
+import { offlineEmbedding } from '../../../ai/core/offline/embed'
+import { LEXICAL_MAX_WORD_ROWS, lexicalArm, semanticArm } from '../../core/recall/arms'
+import { recall } from '../../core/recall/engine'
+import { halfPrecisionIndex } from '../../core/vectors/dimensions'
+import { offlineEmbedder } from '../fixtures/embedders'
+
+const MODEL = 'offline-hash-1024'
+const ROWS = LEXICAL_MAX_WORD_ROWS + 500
+const literal = (text: string) => `[${offlineEmbedding(text, 1024).map(value => (value === 0 ? '0' : value.toPrecision(6))).join(',')}]`
+
+describeOnBothDatabases('recall made fast', (database, kind) => {
+  beforeAll(async () => {
+    const { db } = database()
+    // Every chunk says "quotidien"; one says "quotidien albatros", one "albatros" alone, one "quotidien zeppelin".
+    const text = (i: number) => i === 1 ? 'quotidien albatros' : i === 2 ? 'albatros seul' : i === 3 ? 'quotidien zeppelin' : `quotidien note ${i}`
+    for (let start = 0; start < ROWS; start += 250) {
+      const rows = []
+      for (let i = start; i < Math.min(ROWS, start + 250); i++) rows.push(sql`('note', ${`fast-${i}`}, ${`Fast ${i}`}, ${text(i)}, ${'0'.repeat(64)}, 'offline', ${MODEL}, ${literal(text(i))}::vector)`)
+      await db.execute(sql`insert into mem_embeddings (source_type, source_id, title, content, fingerprint, provider, model, embedding) values ${sql.join(rows, sql`, `)}`)
+    }
+    await db.execute(sql`analyze mem_embeddings`)
+  }, 120_000)
+
+  it('indexes the vectors in half precision on PostgreSQL (full on PGlite) and the text without a pending list', async () => {
+    const { db } = database()
+    const rows = await db.execute<{ name: string, def: string, options: string[] | null }>(sql`select c.relname as name, pg_get_indexdef(c.oid) as def, c.reloptions as options
+      from pg_class c where c.relname in ('mem_embeddings_embedding_hnsw_idx', 'mem_embeddings_tsv_idx') order by 1`)
+    expect(rows[0]!.def).toMatch(kind === 'native' ? /USING hnsw \(\(\(embedding\)::halfvec\(1024\)\) halfvec_cosine_ops\)/ : /USING hnsw \(embedding vector_cosine_ops\)/)
+    expect(await halfPrecisionIndex(db)).toBe(kind === 'native')
+    expect(rows[1]!.options).toEqual(['fastupdate=false'])
+  })
+
+  it('leaves a word found in more than LEXICAL_MAX_WORD_ROWS chunks out of the match when a rarer word is there, and still counts it', async () => {
+    const { db } = database()
+    const filter = { types: null, agent: null, limit: 30 }
+    const hits = await lexicalArm(db, ['quotidien', 'albatros'], filter)
+    expect(hits.map(hit => hit.sourceId).sort()).toEqual(['fast-1', 'fast-2'])
+    // The chunk holding both words ranks first, and the floor counts both stems.
+    expect(hits[0]).toMatchObject({ sourceId: 'fast-1', words: { matched: 2, total: 2 } })
+    expect(hits[1]).toMatchObject({ sourceId: 'fast-2', words: { matched: 1, total: 2 } })
+  })
+
+  it('matches the chunks holding every word when all of them are common, and a common word alone still matches', async () => {
+    const { db } = database()
+    const filter = { types: null, agent: null, limit: 30 }
+    const both = await lexicalArm(db, ['quotidien', 'note'], filter)
+    expect(both).toHaveLength(30)
+    expect(both.every(hit => hit.words?.matched === 2)).toBe(true)
+    const alone = await lexicalArm(db, ['quotidien'], filter)
+    expect(alone).toHaveLength(30)
+  })
+
+  it('a hybrid recall still finds the chunk by its rare word', async () => {
+    const { db } = database()
+    const response = await recall({ db, embedder: offlineEmbedder(db) }, { query: 'quotidien zeppelin', k: 5, mode: 'hybrid', readOnly: true })
+    expect(response.hits[0]).toMatchObject({ sourceId: 'fast-3', lowConfidence: false })
+  })
+
+  it('the semantic arm orders by the exact full-precision similarity, not the index\'s half-precision one', async () => {
+    const { db } = database()
+    const query = offlineEmbedding('albatros quotidien', 1024)
+    const hits = await semanticArm(db, literal('albatros quotidien'), MODEL, { types: null, agent: null, limit: 10 }, { dimensions: 1024, halfPrecision: kind === 'native' })
+    expect(hits).toHaveLength(10)
+    const texts = new Map([...await db.execute<{ source_id: string, content: string }>(sql`select source_id, content from mem_embeddings where source_id like 'fast-%'`)].map(row => [row.source_id, row.content]))
+    for (const hit of hits) {
+      const vector = offlineEmbedding(texts.get(hit.sourceId)!, 1024)
+      const cosine = vector.reduce((sum, value, index) => sum + value * query[index]!, 0)
+      // float4 storage and the 6-digit literal: 1e-5; half precision would be off by ~1e-3.
+      expect(hit.score).toBeCloseTo(cosine, 4)
+    }
+    expect(hits.map(hit => hit.score)).toEqual([...hits.map(hit => hit.score)].sort((a, b) => b - a))
+  })
+})
