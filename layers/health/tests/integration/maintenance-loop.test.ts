@@ -5,7 +5,7 @@
 // deep bounded by --deep-max, the morning report row with each step's code (one per night),
 // exit 0 / 1 / 2 each by a case through the automate's CLI, and a dry-run that writes nothing
 // (tables, docs, staging) and bypasses the circuit breaker.
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
@@ -25,6 +25,12 @@ const TMP = join(ROOT, 'tests/.tmp')
 const NOW = new Date()
 const REGENERATED = '# Removed module\n\nThe old helper is gone; paths are joined by `src/util/paths.ts#joinPath`.\n'
 const NOTE = 'All is well tonight.'
+const planted: DocsTree[] = []
+const plantTree = async (...args: Parameters<typeof plantDocsTree>) => {
+  const tree = await plantDocsTree(...args)
+  planted.push(tree)
+  return tree
+}
 
 async function plantHealthyStudio(db: Db): Promise<void> {
   await plantTask(db, 'todo')
@@ -38,7 +44,10 @@ describeOnBothDatabases('maintenance loop', (database) => {
     model = await startScriptedModel()
     model.byDefault(() => NOTE)
   })
-  afterAll(async () => model.close())
+  afterAll(async () => {
+    await model.close()
+    for (const tree of planted.splice(0)) await rm(tree.root, { recursive: true, force: true })
+  })
   beforeEach(async () => {
     model.reset()
     await clearNight(database().db)
@@ -69,7 +78,7 @@ describeOnBothDatabases('maintenance loop', (database) => {
 
   it('finds the planted dead reference and publishes the repair; lists the unreferenced unit; regenerates the rest; one morning row per night', async () => {
     const { db } = database()
-    const tree = await plantDocsTree(TMP)
+    const tree = await plantTree(TMP)
     model.answer(REGENERATED)
     const first = await runMaintenanceLoop(options(tree))
 
@@ -109,7 +118,7 @@ describeOnBothDatabases('maintenance loop', (database) => {
     ['a secret', '# Removed module\n\nConnect with password = "hunter2-correct-horse" to `src/util/paths.ts`.\n', /secret: password or token assignment/],
     ['an IP address', '# Removed module\n\nThe helper now runs on 10.20.30.40 next to `src/util/paths.ts`.\n', /internal address: an IP address/],
   ])('refuses a regenerated proposal with %s: the chapter is untouched, the proposal stays in staging with why', async (_, answer, why) => {
-    const tree = await plantDocsTree(TMP)
+    const tree = await plantTree(TMP)
     model.answer(answer)
     const result = await runMaintenanceLoop(options(tree))
     expect(await readFile(join(tree.docs, 'gone.md'), 'utf8')).toContain('`src/removed.ts`')
@@ -121,13 +130,32 @@ describeOnBothDatabases('maintenance loop', (database) => {
   }, 60_000)
 
   it('regenerates at most --deep-max chapters', async () => {
-    const tree = await plantDocsTree(TMP)
+    const tree = await plantTree(TMP)
     await ageChapter(tree, 'guides/paths.md')
     model.byDefault(() => REGENERATED)
     const result = await runMaintenanceLoop(options(tree, { deepMax: 1 }))
     expect(model.requests()).toHaveLength(1)
     expect(result.steps.find(s => s.step === 'deep')!.summary).toBe('1 of 2 drifting chapters regenerated (max 1), 0 failed, 1 not started')
     model.byDefault(() => NOTE)
+  }, 60_000)
+
+  it('records a crashed step with code 3, runs the steps after it, and the night exits 3', async () => {
+    const { db } = database()
+    const tree = await plantTree(TMP)
+    const base = options(tree, { deep: false })
+    const result = await runMaintenanceLoop({
+      ...base,
+      runAutomate: async (name, args) => {
+        if (name === 'health-report') throw new Error('the report broke')
+        return base.runAutomate(name, args)
+      },
+    })
+    expect(result.exitCode).toBe(3)
+    expect(result.steps.slice(-2).map(s => [s.step, s.exitCode, s.summary])).toEqual([
+      ['health-report', 3, 'crashed: the report broke'], ['snapshot', 1, 'read error (best effort, the night goes on)'],
+    ])
+    const [night] = await db.select().from(maintNights)
+    expect(night!.exitCode).toBe(3)
   }, 60_000)
 
   it('runs as an automate: exit 0 clean, 1 drift present, 2 critical health; a snapshot push error does not stop the night', async () => {
@@ -138,7 +166,7 @@ describeOnBothDatabases('maintenance loop', (database) => {
       SNAPSHOT_DATABASE_URL: 'postgres://nobody:nothing@127.0.0.1:1/none', ...model.env,
     })
     const covering = { 'engine.md': '# Engine\n\nSee `src/core/engine.ts`, `src/util/paths.ts` and `lonely()`.\n' }
-    const clean = await plantDocsTree(TMP, covering)
+    const clean = await plantTree(TMP, covering)
     const zero = await runTs('automates/run.ts', ['maintenance-loop', '--no-deep'], { env: env(clean) })
     expect(zero.code, zero.output).toBe(0)
     expect(zero.output).toMatch(/\[9\] snapshot: 2 — push error/)
@@ -147,7 +175,7 @@ describeOnBothDatabases('maintenance loop', (database) => {
     const one = await runTs('automates/run.ts', ['maintenance-loop', '--no-deep'], { env: env(clean) })
     expect(one.code, one.output).toBe(1)
 
-    const broken = await plantDocsTree(TMP, { ...covering, 'gone.md': '# Gone\n\nSee `src/removed.ts`.\n' })
+    const broken = await plantTree(TMP, { ...covering, 'gone.md': '# Gone\n\nSee `src/removed.ts`.\n' })
     const two = await runTs('automates/run.ts', ['maintenance-loop', '--no-deep'], { env: env(broken) })
     expect(two.code, two.output).toBe(2)
 
@@ -160,7 +188,7 @@ describeOnBothDatabases('maintenance loop', (database) => {
 
   it('--dry-run writes nothing (tables, docs, staging) and runs even with the circuit breaker off', async () => {
     const { db, url } = database()
-    const tree = await plantDocsTree(TMP)
+    const tree = await plantTree(TMP)
     await plantAutomation(db, 'maintenance-loop', { active: false, updatedBy: 'founder@studio.test' })
     const before = { tables: await everyTableDigest(db), docs: await folderContents(tree.docs), staging: await folderContents(tree.staging) }
     model.byDefault(() => REGENERATED)
