@@ -4,20 +4,40 @@
 // docs_regeneration), proposals in DOCS_STAGING_DIR, publishing gates, re-inspection, then the
 // health-report and health-snapshot automates as steps 8 and 9. --dry-run writes nothing and
 // bypasses the circuit breaker. Exit 0 clean, 1 drift present, 2 critical health (both
-// informational), 3 a step crashed (the run fails); one maint_nights row per night.
+// informational), 3 a step crashed, 64 a bad flag (both fail the run); one maint_nights row per night.
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createAiFacade } from '../layers/ai/core/facade'
 import { defineAutomate } from '../layers/health/core/automate'
 import { runMaintenanceLoop } from '../layers/health/core/maintenance/loop'
-import { UsageError } from '../scripts/lib/cli'
 
-function positive(value: string | undefined, flag: string, fallback: number): number {
+/** Bad flags (sysexits' EX_USAGE): the run fails before anything is read. */
+export const USAGE_EXIT = 64
+
+function wholeNumber(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} takes a whole number ≥ 0, not "${value}"`)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new TypeError(`${flag} takes a whole number ≥ 0, not "${value}"`)
   return n
+}
+
+function parseFlags(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'dry-run': { type: 'boolean' },
+      'no-deep': { type: 'boolean' },
+      'deep-max': { type: 'string' },
+      'deep-budget-sec': { type: 'string' },
+    },
+  })
+  return {
+    dryRun: Boolean(values['dry-run']),
+    noDeep: Boolean(values['no-deep']),
+    deepMax: wholeNumber(values['deep-max'], '--deep-max', 4),
+    deepBudgetSec: wholeNumber(values['deep-budget-sec'], '--deep-budget-sec', 4500),
+  }
 }
 
 export default defineAutomate({
@@ -29,17 +49,15 @@ export default defineAutomate({
   informationalExitCodes: [1, 2],
   bypassCircuitBreaker: args => args.includes('--dry-run'),
   async run(ctx) {
-    const { values } = parseArgs({
-      args: ctx.args,
-      options: {
-        'dry-run': { type: 'boolean' },
-        'no-deep': { type: 'boolean' },
-        'deep-max': { type: 'string' },
-        'deep-budget-sec': { type: 'string' },
-      },
-    })
-    const deepMax = positive(values['deep-max'], '--deep-max', 4)
-    const deepBudgetSec = positive(values['deep-budget-sec'], '--deep-budget-sec', 4500)
+    let flags: ReturnType<typeof parseFlags>
+    try {
+      flags = parseFlags(ctx.args)
+    }
+    catch (error) {
+      ctx.log(`usage: maintenance-loop [--dry-run] [--no-deep] [--deep-max N] [--deep-budget-sec N] — ${error instanceof Error ? error.message : String(error)}`)
+      return USAGE_EXIT
+    }
+    const { dryRun, deepMax, deepBudgetSec } = flags
     const docsDir = process.env.DOCS_DIR?.trim()
     const codeDir = process.env.DOCS_CODE_DIR?.trim()
     if (!docsDir || !codeDir || !existsSync(docsDir) || !existsSync(codeDir)) {
@@ -49,8 +67,8 @@ export default defineAutomate({
       return 0
     }
     const stagingDir = resolve(process.env.DOCS_STAGING_DIR?.trim() || join(process.env.DATA_DIR?.trim() || '.data', 'docs-staging'))
-    const deep = !values['no-deep'] && deepMax > 0
-    const ai = deep && !values['dry-run'] ? createAiFacade({ env: process.env, db: ctx.db, log: line => ctx.log(line) }) : undefined
+    const deep = !flags.noDeep && deepMax > 0
+    const ai = deep && !dryRun ? createAiFacade({ env: process.env, db: ctx.db, log: line => ctx.log(line) }) : undefined
     const { automates } = await import('./registry')
     try {
       const result = await runMaintenanceLoop({
@@ -58,7 +76,7 @@ export default defineAutomate({
         docsDir: resolve(docsDir),
         codeDir: resolve(codeDir),
         stagingDir,
-        dryRun: Boolean(values['dry-run']),
+        dryRun,
         deep,
         deepMax,
         deepBudgetMs: deepBudgetSec * 1000,

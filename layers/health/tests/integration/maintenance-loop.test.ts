@@ -202,6 +202,11 @@ describeOnBothDatabases('maintenance loop', (database) => {
     expect({ tables: await everyTableDigest(db), docs: await folderContents(tree.docs), staging: await folderContents(tree.staging) }).toEqual(before)
     const live = await runTs('automates/run.ts', ['maintenance-loop'], { env })
     expect(live.output).toMatch(/skipped — circuit breaker/)
+    // A bad flag fails the run with 64 before anything is read.
+    const bad = await runTs('automates/run.ts', ['maintenance-loop', '--dry-run', '--deep-max=-1'], { env })
+    expect(bad.code, bad.output).toBe(64)
+    expect(bad.output).toMatch(/--deep-max takes a whole number/)
+    expect(await folderContents(tree.docs)).toEqual(before.docs)
     model.byDefault(() => NOTE)
   }, 120_000)
 })
