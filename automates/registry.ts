@@ -16,6 +16,7 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'learning-proposal-monitor': async () => (await import('./learning-proposal-monitor')).default,
   'health-report': async () => (await import('./health-report')).default,
   'health-snapshot': async () => (await import('./health-snapshot')).default,
+  'maintenance-loop': async () => (await import('./maintenance-loop')).default,
   'memory-metrics': async () => (await import('./memory-metrics')).default,
   'memory-hygiene': async () => (await import('./memory-hygiene')).default,
 }

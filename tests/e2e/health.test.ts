@@ -3,16 +3,20 @@
 // model → the page shows the five dimensions, Nightingale's care note, the history chart and
 // the run log (filtered by outcome, a run's output opened); the nights' empty state; the
 // home page's summary links here; memory-metrics' measures are drawn too. The routes refuse
-// bad input with a 400.
+// bad input with a 400. Last, a night of the maintenance loop over a planted documentation
+// tree: the nights table shows its row, each step with its code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
-import { runTs } from '../helpers/processes'
+import { runTs, ROOT } from '../helpers/processes'
 import { startScriptedModel, type ScriptedModel } from '../../layers/learning/tests/fakes/model'
 import { healthReports } from '../../db/schema/health'
 import { memNotes } from '../../db/schema/mem'
 import { plantCoverage, plantInspection, plantRun } from '../../layers/health/tests/fixtures/night'
+import { plantDocsTree } from '../../layers/health/tests/fixtures/docs-tree'
+import { join } from 'node:path'
+import { rm } from 'node:fs/promises'
 
 const NOTE = 'One chapter cites a file that no longer exists. Repair that reference first. Everything else can wait.'
 const POLL = { timeout: 10_000 }
@@ -122,5 +126,23 @@ describe('/hub/health after a night', () => {
     expect(filtered.runs.total).toBe(1)
     expect(filtered.automates).toEqual(expect.arrayContaining(['atlas-collect', 'health-report', 'learning-classify']))
     expect((await fetch(`${hub.url}/api/health/reports`)).status).toBe(401)
+  })
+
+  it('shows the maintenance loop\'s night in the nights table, each step with its code', async () => {
+    const tree = await plantDocsTree(join(ROOT, 'tests/.tmp'))
+    try {
+      const env = { DATA_DIR: hub.dataDir, DOCS_DIR: tree.docs, DOCS_CODE_DIR: tree.code, DOCS_STAGING_DIR: tree.staging, ...model.env }
+      const loop = await runTs('automates/run.ts', ['maintenance-loop', '--no-deep'], { env })
+      expect(loop.code, loop.output).toBe(2)
+    }
+    finally {
+      await rm(tree.root, { recursive: true, force: true })
+    }
+    await open('/hub/health')
+    const nights = page.getByTestId('nights-table')
+    await expect.poll(async () => nights.getByText('inspection 1', { exact: true }).count(), POLL).toBe(1)
+    for (const step of ['coverage 1', 'repair 1', 'deep 0', 'publishing 0', 'reinspection 1', 'health-report 2']) {
+      expect(await nights.getByText(step, { exact: true }).count(), step).toBe(1)
+    }
   })
 })

@@ -13,10 +13,11 @@ describe('crontab parser', () => {
     // The seeds' schedules: the spawn orchestrator every 5 minutes at offset 2, its worker every minute.
     expect(entries.find(e => e.automation === 'atlas-spawn')?.schedule).toBe('2-59/5 * * * *')
     expect(entries.find(e => e.automation === 'atlas-spawn-worker')?.schedule).toBe('* * * * *')
-    // The nights (issue 20): the health report at 05:30 until the 05:00 loop runs it, the
-    // snapshot after it, memory metrics at 06:00, memory hygiene the 1st of the month at 00:00.
-    expect(entries.find(e => e.automation === 'health-report')?.schedule).toBe('30 5 * * *')
-    expect(entries.find(e => e.automation === 'health-snapshot')?.schedule).toBe('45 5 * * *')
+    // The nights (issue 20): the maintenance loop at 05:00 runs the health report and the
+    // snapshot as its steps 8–9 (no lines of their own), memory metrics at 06:00, memory
+    // hygiene the 1st of the month at 00:00.
+    expect(entries.find(e => e.automation === 'maintenance-loop')?.schedule).toBe('0 5 * * *')
+    expect(entries.filter(e => e.automation === 'health-report' || e.automation === 'health-snapshot')).toEqual([])
     expect(entries.find(e => e.automation === 'memory-metrics')?.schedule).toBe('0 6 * * *')
     expect(entries.find(e => e.automation === 'memory-hygiene')?.schedule).toBe('0 0 1 * *')
   })

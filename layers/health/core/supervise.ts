@@ -39,7 +39,7 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
   const identity = { automation: automate.name, args, host, pid }
 
   const registry = await db.query.opsAutomations.findFirst({ where: eq(opsAutomations.name, automate.name) })
-  if (registry && !registry.active) {
+  if (registry && !registry.active && !automate.bypassCircuitBreaker?.(args)) {
     const reason = `circuit breaker: ops_automations.active is off for ${automate.name}`
       + (registry.updatedBy ? ` (switched off by ${registry.updatedBy})` : '')
     deps.write(`[${automate.name}] skipped — ${reason}\n`)
