@@ -38,6 +38,10 @@ export interface ToolRunContext {
   /** The agent's owner (whose instructions a proposal targets) and its codename. */
   owner?: string
   agent?: string
+  /** The tenants the run may read (null: not scoped, the person's own rights in the `user` regime). */
+  tenants?: string[] | null
+  /** The run's typed context (delegation builds a child's from it). */
+  context?: import('./context').RunContext
 }
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
