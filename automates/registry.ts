@@ -14,6 +14,7 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'learning-debrief': async () => (await import('./learning-debrief')).default,
   'learning-skill-detector': async () => (await import('./learning-skill-detector')).default,
   'learning-proposal-monitor': async () => (await import('./learning-proposal-monitor')).default,
+  'agents-dispatch': async () => (await import('./agents-dispatch')).default,
 }
 
 export const automateNames = Object.keys(automates)
