@@ -16,6 +16,7 @@ export const DELEGATE_TO_AGENT: ToolDefinition = defineTool({
   description: 'Hand a sub-task to another custom agent: it runs under its own access with only the context you give it, and its answer comes back.',
   class: 'WRITE',
   undo: 'not_undoable',
+  allowlistOnly: true,
   input: z.object({
     codename: z.string().trim().min(1).max(64),
     request: z.string().trim().min(1).max(20_000),
@@ -29,9 +30,11 @@ export const DELEGATE_TO_AGENT: ToolDefinition = defineTool({
   },
 })
 
-/** The tools of custom agents' runs: the first tools plus delegation. */
+let shared: ToolRegistry | undefined
+
+/** The hub's tools: the first tools plus delegation (built once: its JSON schemas are computed at creation). */
 export function customToolRegistry(): ToolRegistry {
-  return createToolRegistry([...FIRST_TOOLS, DELEGATE_TO_AGENT])
+  return (shared ??= createToolRegistry([...FIRST_TOOLS, DELEGATE_TO_AGENT]))
 }
 
 /** The `delegate` port: builds the child's context (depth cap, its own allowlist, shared budget) and drives it. */
