@@ -69,9 +69,10 @@ it('creates an agent, schedules it, attaches a skill, runs it and restores its f
   await hydrated()
   await expect.poll(() => page.getByTestId('custom-version-1').isVisible(), POLL).toBe(true)
 
+  await page.screenshot({ path: join(SCREENS, 'custom-agent-new.png'), fullPage: true })
   await page.getByTestId('custom-add-schedule').click()
   await field('custom-trigger-cron', 'input').fill('30 7 * * 1-5')
-  await page.getByTestId(`custom-skill-${SKILL}`).getByRole('checkbox').click()
+  await page.getByTestId('custom-skills').getByText(SKILL, { exact: true }).click()
   await page.getByTestId('custom-save').click()
   await expect.poll(() => page.getByTestId('custom-version-2').isVisible(), POLL).toBe(true)
   await expect.poll(() => page.getByTestId('custom-schedule-preview').textContent(), POLL).toContain('07:30')
