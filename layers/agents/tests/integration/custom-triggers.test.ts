@@ -20,6 +20,7 @@ import { dispatchEvents, dispatchSchedules, type DispatchDeps } from '../../core
 import { collectEvents } from '../../core/custom/events'
 import { startRun, type EngineDeps } from '../../core/engine/loop'
 import { createDocument } from '../../core/instructions/documents'
+import agentsDispatch from '../../../../automates/agents-dispatch'
 
 const OWNER = { email: 'owner-triggers@studio.test', role: 'operator' as const }
 
@@ -138,5 +139,28 @@ describeOnBothDatabases('custom agent triggers', (database) => {
     expect(back.agent.nickname).toBe('Versioned')
     expect(back.triggers.map(t => t.cron)).toEqual(['0 9 * * *'])
     await expect(customAgentView(db, { email: 'someone@studio.test', role: 'operator' }, 'versioned-bot')).rejects.toMatchObject({ status: 404 })
+  })
+
+  it('runs from the agents-dispatch automate, refusing a bad flag', async () => {
+    const { db } = database()
+    await createCustomAgent(db, OWNER, { ...ConfigBody.parse({ nickname: 'Automate', triggers: [{ kind: 'event', event: 'lesson_recorded', filters: [{ field: 'title', op: 'contains', value: 'automate-check' }] }] }), codename: 'automate-bot' })
+    const { learnLessons } = await import('../../../../db/schema/learn')
+    await db.insert(learnLessons).values({ title: 'The automate-check lesson' })
+    const previous = process.env.AI_OFFLINE
+    process.env.AI_OFFLINE = '1'
+    const lines: string[] = []
+    const ctx = (args: string[]) => ({ db, args, log: (line: string) => lines.push(line), signal: new AbortController().signal, host: 'test-host', now: () => new Date(), notConfigured: () => {} })
+    try {
+      await expect(agentsDispatch.run(ctx(['--window-minutes', '0']))).rejects.toThrow('--window-minutes')
+      expect(await agentsDispatch.run(ctx(['--window-minutes', '5']))).toBe(0)
+      expect(await agentsDispatch.run(ctx(['--window-minutes', '5']))).toBe(0)
+    }
+    finally {
+      if (previous === undefined) delete process.env.AI_OFFLINE
+      else process.env.AI_OFFLINE = previous
+    }
+    expect(lines[0]).toMatch(/fired [1-9]/)
+    expect(lines[1]).toMatch(/fired 0, already fired [1-9]/)
+    expect(await db.select().from(agentRuns).where(eq(agentRuns.agent, 'automate-bot'))).toHaveLength(1)
   })
 })
