@@ -19,6 +19,7 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'maintenance-loop': async () => (await import('./maintenance-loop')).default,
   'memory-metrics': async () => (await import('./memory-metrics')).default,
   'memory-hygiene': async () => (await import('./memory-hygiene')).default,
+  'agents-dispatch': async () => (await import('./agents-dispatch')).default,
 }
 
 export const automateNames = Object.keys(automates)

@@ -13,6 +13,10 @@ import { formatBriefing } from '../layers/agents/core/briefing'
 import { scarRecallFrom } from '../layers/agents/core/memory-adapters'
 import { ROSTER } from '../layers/agents/core/roster/index'
 import { seedAgents } from '../layers/agents/core/seed'
+import { agents } from '../db/schema/agents'
+import { agentCustom, agentTriggers } from '../db/schema/custom-agents'
+import { loadTriggerIndex } from '../layers/agents/core/custom/dispatcher'
+import type { HubEvent } from '../layers/agents/core/custom/triggers'
 import { percentile, sample, type BenchFigure } from './lib'
 import { nativeBenchDatabase } from './databases'
 
@@ -28,6 +32,53 @@ function words(seed: number) {
   let state = seed
   const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648
   return (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]!).join(' ')
+}
+
+const TRIGGERS = 500
+const EVENTS = 50_000
+
+/**
+ * agents.dispatch_events_per_s: hub events matched against 500 enabled triggers (50 custom
+ * agents × 10: event triggers with eq / neq / contains / changed filters, mentions, mail),
+ * the index loaded from the database as the dispatcher loads it. What is timed is the
+ * matching of every event (the claim of a fire is one insert per match, measured by the tests).
+ */
+async function dispatchFigure(db: Awaited<ReturnType<typeof nativeBenchDatabase>>['db']): Promise<BenchFigure> {
+  const names = Array.from({ length: TRIGGERS / 10 }, (_, i) => `bench-custom-${i}`)
+  await db.insert(agents).values(names.map(codename => ({ codename, nickname: codename })))
+  await db.insert(agentCustom).values(names.map(codename => ({ codename, ownerEmail: 'bench@studio.test' })))
+  const statuses = ['todo', 'doing', 'review', 'done', 'blocked']
+  const intents = ['run', 'chantier', 'question', 'noise', 'negociation', 'conseil']
+  await db.insert(agentTriggers).values(names.flatMap((codename, a) => Array.from({ length: 10 }, (_, t) => {
+    const n = a * 10 + t
+    if (t === 9) return { codename, kind: 'mention' }
+    if (t === 8) return { codename, kind: 'mail', event: '00000000-0000-4000-8000-000000000001', filters: [] }
+    if (t % 3 === 0) return { codename, kind: 'event', event: 'work_item_status', filters: [{ field: 'status', op: 'eq' as const, value: statuses[n % 5]! }, { field: 'status', op: 'changed' as const }] }
+    if (t % 3 === 1) return { codename, kind: 'event', event: 'atlas_message', filters: [{ field: 'intent', op: 'eq' as const, value: intents[n % 6]! }, { field: 'subject', op: 'contains' as const, value: 'invoice' }] }
+    return { codename, kind: 'event', event: 'lesson_recorded', filters: [{ field: 'kind', op: 'neq' as const, value: 'success' }, { field: 'title', op: 'contains' as const, value: 'deploy' }] }
+  })))
+  const index = await loadTriggerIndex(db)
+  const events: HubEvent[] = Array.from({ length: 1000 }, (_, i): HubEvent => {
+    switch (i % 4) {
+      case 0: return { kind: 'work_item_status', id: String(i), actor: 'p@studio.test', agent: null, fields: { status: statuses[i % 5]!, entity: 'task' }, previous: { status: statuses[(i + 1) % 5]! } }
+      case 1: return { kind: 'atlas_message', id: String(i), actor: 'atlas', agent: null, fields: { intent: intents[i % 6]!, subject: i % 2 ? 'Invoice overdue' : 'Hello' } }
+      case 2: return { kind: 'lesson_recorded', id: String(i), actor: 'hub', agent: null, fields: { kind: 'failure', title: 'Deploy broke the cache' } }
+      default: return { kind: 'mention', id: String(i), actor: 'p@studio.test', agent: null, fields: {}, text: `Please @bench-custom-${i % 50} and @nobody look at this.` }
+    }
+  })
+  let matched = 0
+  const started = process.hrtime.bigint()
+  for (let i = 0; i < EVENTS; i++) matched += index.match(events[i % events.length]!).length
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  const perSecond = Math.round(EVENTS / seconds)
+  log(`dispatch: ${EVENTS} events against ${index.size} triggers in ${seconds.toFixed(3)} s (${perSecond}/s), ${matched} matches`)
+  return {
+    name: 'agents.dispatch_events_per_s',
+    value: perSecond,
+    unit: 'events/s',
+    lowerIsBetter: false,
+    context: { side: 'native', triggers: index.size, events: EVENTS, matches: matched, goal: '> 5000/s', index: 'by event kind / mentioned codename, filters evaluated on candidates' },
+  }
 }
 
 export default async function (): Promise<BenchFigure[]> {
@@ -65,7 +116,8 @@ export default async function (): Promise<BenchFigure[]> {
     }, BRIEFINGS)
     const p50 = percentile(durations, 50) / 1000
     log(`metier briefing p50 ${p50.toFixed(2)} ms, p95 ${(percentile(durations, 95) / 1000).toFixed(2)} ms; ${served} scars served (${own} own), ${Math.round(tokens / i)} tokens on average`)
-    return [{
+    const dispatch = await dispatchFigure(db)
+    return [dispatch, {
       name: 'agents.briefing_metier_ms',
       value: Number(p50.toFixed(2)),
       unit: 'ms',

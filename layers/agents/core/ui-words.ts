@@ -23,6 +23,7 @@ export const FRENCH_UI: Record<string, string> = {
   'failed': 'en échec',
   'reactor': 'réacteur',
   'agent(s)': 'agent(s)',
+  'Custom agents': 'Agents personnalisés',
   'No agent matches these filters. The roster is seeded at start (npm start).': 'Aucun agent ne correspond à ces filtres. Le registre est rempli au démarrage (npm start).',
   'No active agent matches these filters.': 'Aucun agent actif ne correspond à ces filtres.',
   'Families': 'Familles',

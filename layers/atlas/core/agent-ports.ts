@@ -3,8 +3,9 @@
 // mail facade. It lives in atlas, the top layer, because the engine (layers/agents) may not
 // import atlas or worksites; the engine sees only the ToolPorts interface.
 import { rmSync } from 'node:fs'
-import { and, eq, or, sql } from 'drizzle-orm'
+import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm'
 import type { Db } from '../../../db/connection'
+import { atlasInbox, atlasMessages } from '../../../db/schema/atlas'
 import { atlasSpawns } from '../../../db/schema/atlas-spawn'
 import { workTasks } from '../../../db/schema/worksites'
 import { formatBriefing } from '../../agents/core/briefing'
@@ -59,11 +60,14 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
       }
       return null
     },
-    searchMessages: async (query, limit) => {
+    searchMessages: async (query, limit, tenants) => {
+      // An allowlist run reads only its granted tenants' messages: the filter is in the query, not after it.
+      if (tenants) return await searchTenantMessages(db, query, limit, tenants)
       const list = await listInbox(db, { q: query, pageSize: limit })
       return list.items.map(item => ({ id: item.messageId, subject: item.subject ?? '', from: item.fromAddress ?? null, receivedAt: item.receivedAt ? new Date(item.receivedAt).toISOString() : null, intent: item.intent ?? null }))
     },
-    readMessage: async (id) => {
+    readMessage: async (id, tenants) => {
+      if (tenants && !await messageInTenants(db, id, tenants)) return null
       const detail = await getMessageDetail(db, id)
       return detail ? detail as unknown as Record<string, unknown> : null
     },
@@ -136,3 +140,21 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
   }
 }
 
+
+async function searchTenantMessages(db: Db, query: string, limit: number, tenants: string[]) {
+  if (tenants.length === 0) return []
+  const pattern = `%${query.replace(/[\\%_]/g, char => `\\${char}`)}%`
+  const rows = await db.select({ id: atlasMessages.id, subject: atlasMessages.subject, from: atlasMessages.fromAddress, receivedAt: atlasMessages.receivedAt, intent: atlasInbox.intent, tenantId: atlasInbox.tenantId })
+    .from(atlasMessages)
+    .innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
+    .where(and(inArray(atlasInbox.tenantId, tenants), or(ilike(atlasMessages.subject, pattern), ilike(atlasMessages.fromAddress, pattern))))
+    .orderBy(desc(atlasMessages.id))
+    .limit(limit)
+  return rows.map(row => ({ id: row.id, subject: row.subject ?? '', from: row.from ?? null, receivedAt: row.receivedAt ? new Date(row.receivedAt).toISOString() : null, intent: row.intent ?? null, tenantId: row.tenantId }))
+}
+
+async function messageInTenants(db: Db, id: number, tenants: string[]): Promise<boolean> {
+  if (tenants.length === 0) return false
+  const [row] = await db.select({ id: atlasInbox.id }).from(atlasInbox).where(and(eq(atlasInbox.messageId, id), inArray(atlasInbox.tenantId, tenants))).limit(1)
+  return Boolean(row)
+}

@@ -17,6 +17,10 @@ export const RunContextInput = z.object({
   regime: z.enum(REGIMES),
   /** The tools an `allowlist` agent may call (ignored in the `user` regime). */
   allowlist: z.array(z.string().max(64)).max(128).default([]),
+  /** The tenants (clients.id) an `allowlist` run may read (P3: none by default; ignored in the `user` regime). */
+  tenants: z.array(z.string().uuid()).max(200).default([]),
+  /** Delegation depth: 0 for a run started by a person or a trigger, parent's + 1 for a child (§12.7). */
+  depth: z.number().int().min(0).max(5).default(0),
   instructions: z.array(z.object({ source: z.string().max(300), text: z.string().max(40_000) })).max(10).default([]),
   forcedSkills: z.array(z.object({ name: z.string().max(200), text: z.string().max(40_000) })).max(10).default([]),
   /** What the run starts from (a page, a note, a work item): shown as working context. */

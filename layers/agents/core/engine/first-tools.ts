@@ -59,8 +59,8 @@ export const FIRST_TOOLS = [
     description: 'Search the Atlas inbox (subject and sender).',
     class: 'READ',
     input: z.object({ query, limit }),
-    run: async (input, { ports }) => {
-      const hits = await ports.searchMessages(input.query, input.limit)
+    run: async (input, { ports, tenants }) => {
+      const hits = await ports.searchMessages(input.query, input.limit, tenants ?? null)
       return { output: hits, sources: hits.map(hit => ({ kind: 'message', ref: String(hit.id), title: hit.subject })) }
     },
   }),
@@ -69,8 +69,8 @@ export const FIRST_TOOLS = [
     description: 'Read one Atlas message by its id.',
     class: 'READ',
     input: z.object({ id: z.number().int().positive() }),
-    run: async (input, { ports }) => {
-      const message = await ports.readMessage(input.id)
+    run: async (input, { ports, tenants }) => {
+      const message = await ports.readMessage(input.id, tenants ?? null)
       if (!message) throw new ToolError('not_found', `no message ${input.id}`)
       return { output: message, sources: [{ kind: 'message', ref: String(input.id), title: String(message.subject ?? input.id) }] }
     },

@@ -119,6 +119,8 @@ export async function driveRun(deps: EngineDeps, runId: string): Promise<AgentRu
     const modelStep: StepInsert = {
       kind: 'model', status: 'ok', thought: turn.content || null, callId: turn.callId, provider: turn.provider, model: turn.model,
       tokensIn: turn.tokensIn, tokensOut: turn.tokensOut, durationMs: turn.durationMs,
+      // The skills the model worked with on this turn (forced ones are in its prompt): the run names them.
+      skills: context.forcedSkills.map(skill => skill.name),
       input: turn.toolCalls.length > 0 ? turn.toolCalls.map(call => ({ id: call.id, name: call.name, arguments: call.rawArguments.slice(0, 2000) })) : null,
     }
     const counters: Pick<AgentRun, 'iterations' | 'tokensIn' | 'tokensOut' | 'provider' | 'model'> = {
@@ -228,7 +230,7 @@ async function handleCall(deps: EngineDeps, run: AgentRun, context: RunContext, 
   if (decision.kind === 'deny') return refuse('denied', `${decision.code}: ${decision.reason}`)
   const parsed = tool!.input.safeParse(call.input)
   if (!parsed.success) return refuse('error', `invalid_input: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}`)
-  const ctx: ToolRunContext = { ports: deps.ports, actor: `agent-run:${run.id}:${context.actingUser.email}`, runId: run.id, owner: context.agent.ownerEmail, agent: context.agent.codename }
+  const ctx: ToolRunContext = { ports: deps.ports, actor: `agent-run:${run.id}:${context.actingUser.email}`, runId: run.id, owner: context.agent.ownerEmail, agent: context.agent.codename, tenants: context.regime === 'allowlist' ? context.tenants : null, context }
   const refusal = tool!.guard ? await tool!.guard(parsed.data, ctx) : null
   if (refusal) return refuse('denied', `guard: ${refusal}`)
   if (decision.kind === 'ask') {

@@ -24,7 +24,7 @@ export interface PolicyInput {
 export function checkPolicy(input: PolicyInput): PolicyDecision {
   const { tool } = input
   if (!tool) return { kind: 'deny', code: 'unknown_tool', reason: `no tool named "${input.name.slice(0, 64)}" exists` }
-  if (input.regime === 'allowlist' && !input.allowlist.includes(tool.name)) {
+  if ((input.regime === 'allowlist' || tool.allowlistOnly) && !input.allowlist.includes(tool.name)) {
     return { kind: 'deny', code: 'not_allowlisted', reason: `${tool.name} is not in this agent's allowlist` }
   }
   if (tool.class !== 'READ' && input.regime === 'user' && HUB_ROLE_RANK[input.role] < HUB_ROLE_RANK.operator) {

@@ -3,15 +3,18 @@
 // engine imports none of those layers.
 export interface RecallPortHit { sourceType: string, sourceId: string, title: string, snippet: string, link: string | null }
 export interface WorkItemHit { id: string, entity: 'chantier' | 'job' | 'task', title: string, status: string, project: string | null }
-export interface MessageHit { id: number, subject: string, from: string | null, receivedAt: string | null, intent: string | null }
+export interface MessageHit { id: number, subject: string, from: string | null, receivedAt: string | null, intent: string | null, tenantId?: string | null }
 
 export interface ToolPorts {
   recall: (query: string, k: number) => Promise<RecallPortHit[]>
   readNote: (path: string) => Promise<{ path: string, title: string, body: string } | null>
   searchWorkItems: (query: string, limit: number) => Promise<WorkItemHit[]>
   readWorkItem: (id: string) => Promise<Record<string, unknown> | null>
-  searchMessages: (query: string, limit: number) => Promise<MessageHit[]>
-  readMessage: (id: number) => Promise<Record<string, unknown> | null>
+  /** `tenants` given (an allowlist run): only messages of those tenants. */
+  searchMessages: (query: string, limit: number, tenants?: string[] | null) => Promise<MessageHit[]>
+  readMessage: (id: number, tenants?: string[] | null) => Promise<Record<string, unknown> | null>
+  /** Starts a child run of another custom agent and drives it (delegate_to_agent); absent: no delegation. */
+  delegate?: (input: { codename: string, request: string, context: string }, parent: { runId: string, context: import('./context').RunContext }) => Promise<{ runId: string, status: string, answer: string | null }>
   agentBriefing: (codename: string, task: string) => Promise<{ codename: string, text: string } | null>
   createTask: (input: { jobId: string, title: string, description: string }, actor: string) => Promise<{ id: string, title: string }>
   /** Undo of createTask: deletes the task; false when it is gone or a spawn already works on it. */

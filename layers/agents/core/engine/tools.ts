@@ -38,6 +38,10 @@ export interface ToolRunContext {
   /** The agent's owner (whose instructions a proposal targets) and its codename. */
   owner?: string
   agent?: string
+  /** The tenants the run may read (null: not scoped, the person's own rights in the `user` regime). */
+  tenants?: string[] | null
+  /** The run's typed context (delegation builds a child's from it). */
+  context?: import('./context').RunContext
 }
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
@@ -47,6 +51,8 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
   input: I
   /** Writes only: `snapshot` (undo applies the step's snapshot) or `not_undoable`. */
   undo?: 'snapshot' | 'not_undoable'
+  /** Only for `allowlist` runs that list it (delegation): never offered in the `user` regime. */
+  allowlistOnly?: boolean
   /** Refusals decided on the input before any approval is asked (e.g. a mail to a client). */
   guard?: (input: z.output<I>, ctx: ToolRunContext) => Promise<string | null>
   run: (input: z.output<I>, ctx: ToolRunContext) => Promise<ToolOutcome>
@@ -63,6 +69,7 @@ export function defineTool<I extends z.ZodType>(tool: ToolDefinition<I>): ToolDe
 export interface ToolRegistry {
   get: (name: string) => ToolDefinition | undefined
   list: () => ToolDefinition[]
+  /** The specs offered to a run: its allowlist's, or every tool a `user` run may see. */
   specs: (names?: string[]) => ToolSpec[]
 }
 
@@ -81,6 +88,8 @@ export function createToolRegistry(tools: ToolDefinition[]): ToolRegistry {
   return {
     get: name => byName.get(name),
     list: () => [...byName.values()],
-    specs: names => (names ? names.filter(name => specs.has(name)).map(name => specs.get(name)!) : [...specs.values()]),
+    specs: names => (names
+      ? names.filter(name => specs.has(name)).map(name => specs.get(name)!)
+      : tools.filter(tool => !tool.allowlistOnly).map(tool => specs.get(tool.name)!)),
   }
 }

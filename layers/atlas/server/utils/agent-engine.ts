@@ -1,37 +1,20 @@
-import { firstToolRegistry } from '../../../agents/core/engine/first-tools'
 import type { EngineDeps } from '../../../agents/core/engine/loop'
-import type { ToolRegistry } from '../../../agents/core/engine/tools'
-import { personLimits } from '../../../agents/core/engine/usage'
-import { hubToolPorts } from '../../core/agent-ports'
-import { createMailer, readMailConfig, type Mailer } from '../../core/mail/mailer'
-
-let registry: ToolRegistry | undefined
-let mailer: Mailer | undefined
+import { customAgentEngine } from '../../core/custom-agent-engine'
 
 /**
- * The agent engine as the hub runs it: the AI facade, the first tools wired to memory,
- * worksites, Atlas and the team mail facade, per-person limits from the environment. Here
- * (atlas, the top layer) because the wiring reaches layers the engine may not import.
+ * The agent engine as the hub runs it: the AI facade, the first tools (plus delegation, offered
+ * only to custom agents allowed to delegate) wired to memory, worksites, Atlas and the team
+ * mail facade, per-person limits from the environment. Here (atlas, the top layer) because the
+ * wiring reaches layers the engine may not import.
  */
 export async function useAgentEngine(): Promise<EngineDeps> {
-  const db = await useDb()
   const ai = useAiFacade()
-  registry ??= firstToolRegistry()
-  const mail = readMailConfig(process.env)
-  return {
-    db,
-    chat: request => ai.chatWithTools(request),
-    flushLedger: () => ai.flush(),
-    registry,
-    ports: hubToolPorts({
-      db,
-      embedder: await useMemoryEmbedder('agent_recall'),
-      vaultDir: useMemoryConfig().vaultDir,
-      team: mail.team,
-      mailer: () => (mailer ??= createMailer({ config: mail, db })),
-    }),
-    limits: personLimits(process.env),
-    providers: () => ai.providers(),
+  return customAgentEngine({
+    db: await useDb(),
+    ai,
+    embedder: await useMemoryEmbedder('agent_recall'),
+    vaultDir: useMemoryConfig().vaultDir,
+    env: process.env,
     log: line => console.warn(line),
-  }
+  })
 }

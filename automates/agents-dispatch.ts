@@ -1,0 +1,41 @@
+// agents-dispatch [--window-minutes N] [--json]
+// Every minute: the custom agents' triggers (seed 003 §12.6). Collects what happened in the
+// hub during the window (classified Atlas messages and their tenant mail, lessons recorded,
+// work items changing status, instruction documents mentioning @agents), fires the matching
+// event triggers and the due schedules, each once (a unique key per trigger and event: an
+// overlapping window or a second dispatcher fires nothing twice), within each agent's hourly
+// cap and kill switch, a bounded number of runs at a time.
+import { parseArgs } from 'node:util'
+import { createAiFacade } from '../layers/ai/core/facade'
+import { dispatchEvents, dispatchSchedules, type FireResult } from '../layers/agents/core/custom/dispatcher'
+import { collectEvents } from '../layers/agents/core/custom/events'
+import { autonomousLauncher, customAgentEngine } from '../layers/atlas/core/custom-agent-engine'
+import { defineAutomate } from '../layers/health/core/automate'
+import { memoryConfig } from '../layers/memory/core/config'
+import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
+
+export default defineAutomate({
+  name: 'agents-dispatch',
+  description: 'Fires custom agents\' triggers (schedules, hub events, mentions, tenant mail) once each, within caps and kill switches.',
+  scope: 'agent_triggers, hub events → agent_trigger_fires, agent_runs (AI facade: agent_run)',
+  leaseTtlMs: 600_000,
+  async run(ctx) {
+    const { values } = parseArgs({ args: ctx.args, options: { 'window-minutes': { type: 'string' }, 'json': { type: 'boolean' } } })
+    const window = values['window-minutes'] === undefined ? 10 : Number(values['window-minutes'])
+    if (!Number.isInteger(window) || window < 1 || window > 1440) throw new Error('--window-minutes must be a whole number from 1 to 1440')
+    const ai = createAiFacade({ env: process.env, db: ctx.db, log: line => ctx.log(line) })
+    try {
+      const engine = customAgentEngine({ db: ctx.db, ai, embedder: facadeEmbedder(ai, { feature: 'agent_recall' }), vaultDir: memoryConfig(process.env).vaultDir, env: process.env, log: ctx.log })
+      const deps = { db: ctx.db, launch: autonomousLauncher(engine), log: ctx.log }
+      const events = await collectEvents(ctx.db, new Date(Date.now() - window * 60_000))
+      const results: FireResult[] = [...await dispatchSchedules(deps), ...await dispatchEvents(deps, events)]
+      const count = (outcome: string) => results.filter(result => result.outcome === outcome).length
+      if (values.json) ctx.log(JSON.stringify({ events: events.length, results }))
+      else ctx.log(`${events.length} event(s) in the last ${window} min; fired ${count('fired')}, already fired ${count('duplicate')}, capped ${count('capped')}, killed ${count('killed')}, own writes ${count('self')}, busy ${count('busy')}, failed ${count('failed')}`)
+      return count('failed') > 0 && count('fired') === 0 ? 1 : 0
+    }
+    finally {
+      await ai.flush()
+    }
+  },
+})

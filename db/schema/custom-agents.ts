@@ -1,0 +1,89 @@
+// Custom agents (issue 21 Deliver 6–10, seed 003 §9, §12.6–§12.8, I11, P3): the configuration
+// of a registry agent made by a person (instructions document, model, allowlist, delegation,
+// kill switch, hourly cap), every save a version, its triggers, and the fires the dispatcher
+// claimed (unique per trigger and event fingerprint: two dispatchers cannot fire one event twice).
+import { sql } from 'drizzle-orm'
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core'
+import { agentInstructions } from './agent-instructions'
+import { agents } from './agents'
+
+/** What an autonomous run of the agent may touch: nothing by default (P3). */
+export interface CustomAgentAllowlist {
+  tools: string[]
+  tenants: string[]
+  documents: string[]
+  skills: number[]
+}
+
+export const agentCustom = pgTable('agent_custom', {
+  codename: varchar('codename', { length: 64 }).primaryKey().references(() => agents.codename, { onDelete: 'cascade', onUpdate: 'cascade' }),
+  ownerEmail: text('owner_email').notNull(),
+  description: text('description').notNull().default(''),
+  instructionId: uuid('instruction_id').references(() => agentInstructions.id, { onDelete: 'set null' }),
+  /** Skills attached (skills.id): given to every run as forced skills. */
+  skillIds: jsonb('skill_ids').$type<number[]>().notNull().default([]),
+  allowlist: jsonb('allowlist').$type<CustomAgentAllowlist>().notNull().default({ tools: [], tenants: [], documents: [], skills: [] }),
+  model: jsonb('model').$type<{ provider: string, model?: string }>().notNull().default({ provider: 'auto' }),
+  canDelegate: boolean('can_delegate').notNull().default(false),
+  maxDepth: integer('max_depth').notNull().default(3),
+  runsPerHour: integer('runs_per_hour').notNull().default(6),
+  /** Stops new runs (running ones continue). */
+  killed: boolean('killed').notNull().default(false),
+  version: integer('version').notNull().default(1),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  check('agent_custom_depth_check', sql`${table.maxDepth} between 1 and 5`),
+  check('agent_custom_rate_check', sql`${table.runsPerHour} between 0 and 120`),
+])
+
+/** Every save of a custom agent's configuration (I11): never deleted, any one restorable. */
+export const agentCustomVersions = pgTable('agent_custom_versions', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  codename: varchar('codename', { length: 64 }).notNull().references(() => agents.codename, { onDelete: 'cascade', onUpdate: 'cascade' }),
+  version: integer('version').notNull(),
+  config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+  savedBy: text('saved_by').notNull(),
+  note: text('note').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [uniqueIndex('agent_custom_versions_key').on(table.codename, table.version)])
+
+export const TRIGGER_KINDS = ['schedule', 'event', 'mention', 'mail'] as const
+export type TriggerKind = typeof TRIGGER_KINDS[number]
+
+export const agentTriggers = pgTable('agent_triggers', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  codename: varchar('codename', { length: 64 }).notNull().references(() => agents.codename, { onDelete: 'cascade', onUpdate: 'cascade' }),
+  kind: text('kind').notNull(),
+  /** schedule: a cron expression (UTC). */
+  cron: text('cron'),
+  /** event: atlas_message, lesson_recorded, work_item_status; mail: the tenant id. */
+  event: text('event'),
+  filters: jsonb('filters').$type<Array<{ field: string, op: 'eq' | 'neq' | 'contains' | 'changed', value?: string }>>().notNull().default([]),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  index('agent_triggers_agent_idx').on(table.codename),
+  check('agent_triggers_kind_check', sql`${table.kind} in ('schedule', 'event', 'mention', 'mail')`),
+  check('agent_triggers_schedule_check', sql`${table.kind} <> 'schedule' or ${table.cron} is not null`),
+])
+
+/** One row per (trigger, event fingerprint) the dispatcher fired: the unique key is the dedup. */
+export const agentTriggerFires = pgTable('agent_trigger_fires', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  triggerId: bigint('trigger_id', { mode: 'number' }).notNull().references(() => agentTriggers.id, { onDelete: 'cascade' }),
+  codename: varchar('codename', { length: 64 }).notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  /** fired (a run was started), capped, killed, self (the agent's own write), failed. */
+  outcome: text('outcome').notNull(),
+  runId: uuid('run_id'),
+  detail: text('detail').notNull().default(''),
+  firedAt: timestamp('fired_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  uniqueIndex('agent_trigger_fires_key').on(table.triggerId, table.fingerprint),
+  index('agent_trigger_fires_agent_idx').on(table.codename, table.firedAt),
+  check('agent_trigger_fires_outcome_check', sql`${table.outcome} in ('fired', 'capped', 'killed', 'self', 'busy', 'failed')`),
+])
+
+export type AgentCustom = typeof agentCustom.$inferSelect
+export type AgentTrigger = typeof agentTriggers.$inferSelect

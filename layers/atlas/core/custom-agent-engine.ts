@@ -1,0 +1,50 @@
+// The engine custom agents run on (issue 21): the first tools plus delegation, wired to the
+// hub's ports (memory, worksites, Atlas, team mail), the `delegate` port driving child runs
+// on this same engine. Shared by the hub's routes and the agents-dispatch automate; here
+// (atlas, the top layer) because the wiring reaches layers the engine may not import.
+import type { Db } from '../../../db/connection'
+import type { AiFacade } from '../../ai/core/facade'
+import { customRunContext } from '../../agents/core/custom/access'
+import { customToolRegistry, delegatePort } from '../../agents/core/custom/delegation'
+import type { LaunchRun } from '../../agents/core/custom/dispatcher'
+import { startRun, type EngineDeps } from '../../agents/core/engine/loop'
+import { personLimits } from '../../agents/core/engine/usage'
+import type { Embedder } from '../../memory/core/vectors/embedder'
+import { hubToolPorts } from './agent-ports'
+import { createMailer, readMailConfig, type Mailer } from './mail/mailer'
+
+export interface CustomEngineInput {
+  db: Db
+  ai: AiFacade
+  embedder: Embedder
+  vaultDir: string
+  env: Record<string, string | undefined>
+  log: (line: string) => void
+}
+
+export function customAgentEngine(input: CustomEngineInput): EngineDeps {
+  const mail = readMailConfig(input.env)
+  let mailer: Mailer | undefined
+  const deps: EngineDeps = {
+    db: input.db,
+    chat: request => input.ai.chatWithTools(request),
+    flushLedger: () => input.ai.flush(),
+    registry: customToolRegistry(),
+    ports: {
+      ...hubToolPorts({ db: input.db, embedder: input.embedder, vaultDir: input.vaultDir, team: mail.team, mailer: () => (mailer ??= createMailer({ config: mail, db: input.db })) }),
+      delegate: delegatePort(() => deps),
+    },
+    limits: personLimits(input.env),
+    providers: () => input.ai.providers(),
+    log: input.log,
+  }
+  return deps
+}
+
+/** The dispatcher's launcher: an autonomous run of the agent, driven to its end (or an approval). */
+export function autonomousLauncher(deps: EngineDeps): LaunchRun {
+  return async ({ codename, request }) => {
+    const context = await customRunContext(deps.db, deps.registry, { codename, request, trigger: 'autonomous', surface: 'automate' })
+    return (await startRun(deps, context)).id
+  }
+}

@@ -1,0 +1,109 @@
+// Custom agents in a browser (issue 21 Deliver 6–10): the operator creates an agent from the
+// custom agents page, gives it a schedule (the next runs are previewed) and one skill (a row of
+// the skills library inserted here), saves version 2, runs it from its Chat tab, sees the run
+// in Activity naming the skill, then restores version 1 (saved as version 3: no schedule, no
+// skill). No page error and no failed API call along the way.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { agentRunSteps, agentRuns } from '../../db/schema/agent-runs'
+import { skills } from '../../db/schema/skills'
+import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
+import { launchBrowser, signInPage } from '../helpers/browser'
+import { TESTS_TMP } from '../helpers/database-config'
+
+let hub: Hub
+let browser: Browser
+let page: Page
+const errors: string[] = []
+const SCREENS = join(TESTS_TMP, 'screens')
+const POLL = { timeout: 15_000 }
+const SKILL = 'webhook-triage'
+
+beforeAll(async () => {
+  hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1', AI_OFFLINE: '1' } })
+  const database = await hubDatabase(hub)
+  try {
+    await database.db.insert(skills).values({ name: SKILL, description: 'Sort webhook failures by cause.', body: 'Group failures by status code, then by endpoint.', createdBy: 'founder@studio.test' })
+  }
+  finally {
+    await database.close()
+  }
+  await signInEveryRole(hub)
+  mkdirSync(SCREENS, { recursive: true })
+  browser = await launchBrowser()
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  page.on('pageerror', error => errors.push(`page error: ${error.message}`))
+  page.on('response', (response) => {
+    if (response.url().includes('/api/') && response.status() >= 400) errors.push(`${response.status()} ${response.url()}`)
+  })
+  await signInPage(page, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' })
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await hub?.interrupt()
+})
+
+const field = (testId: string, tag: 'input' | 'textarea') => page.locator(`[data-testid="${testId}"] ${tag}, ${tag}[data-testid="${testId}"]`)
+
+async function hydrated() {
+  await page.waitForLoadState('networkidle')
+  await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
+}
+
+it('creates an agent, schedules it, attaches a skill, runs it and restores its first version', async () => {
+  await page.goto(`${hub.url}/hub/agents`)
+  await hydrated()
+  await page.getByTestId('agents-custom').click()
+  await page.waitForURL(/\/hub\/agents\/custom$/, POLL)
+  await hydrated()
+  await expect.poll(() => page.getByTestId('custom-empty').isVisible(), POLL).toBe(true)
+  await page.getByTestId('custom-new').click()
+  await field('custom-new-codename', 'input').fill('hook-sorter')
+  await field('custom-new-nickname', 'input').fill('Hook sorter')
+  await page.getByTestId('custom-create').click()
+  await page.waitForURL(/\/hub\/agents\/custom\/hook-sorter\?tab=settings$/, POLL)
+  await hydrated()
+  await expect.poll(() => page.getByTestId('custom-version-1').isVisible(), POLL).toBe(true)
+
+  await page.screenshot({ path: join(SCREENS, 'custom-agent-new.png'), fullPage: true })
+  await page.getByTestId('custom-add-schedule').click()
+  await field('custom-trigger-cron', 'input').fill('30 7 * * 1-5')
+  await page.getByTestId('custom-skills').getByText(SKILL, { exact: true }).click()
+  await page.getByTestId('custom-save').click()
+  await expect.poll(() => page.getByTestId('custom-version-2').isVisible(), POLL).toBe(true)
+  await expect.poll(() => page.getByTestId('custom-schedule-preview').textContent(), POLL).toContain('07:30')
+  await page.screenshot({ path: join(SCREENS, 'custom-agent-settings.png'), fullPage: true })
+
+  await page.getByRole('tab', { name: 'Chat' }).click()
+  await field('custom-chat-input', 'textarea').fill('Sort the failed webhooks of this week.')
+  await page.getByTestId('custom-chat-run').click()
+  await expect.poll(() => page.getByTestId('custom-chat-answer').textContent(), POLL).toContain('succeeded')
+  expect(await page.getByTestId('custom-chat-answer').textContent()).toContain(`skill: ${SKILL}`)
+
+  await page.getByRole('tab', { name: 'Activity' }).click()
+  await expect.poll(() => page.getByTestId('custom-run').count(), POLL).toBe(1)
+  expect(await page.getByTestId('custom-run-skill').textContent()).toContain(SKILL)
+  await page.screenshot({ path: join(SCREENS, 'custom-agent-activity.png'), fullPage: true })
+
+  await page.getByRole('tab', { name: 'Settings' }).click()
+  await page.getByTestId('custom-restore-1').click()
+  await expect.poll(() => page.getByTestId('custom-version-3').isVisible(), POLL).toBe(true)
+  expect(await page.getByTestId('custom-trigger').count()).toBe(0)
+  expect(await page.getByTestId('custom-schedule-preview').count()).toBe(0)
+
+  const database = await hubDatabase(hub)
+  try {
+    const [run] = await database.db.select().from(agentRuns).where(eq(agentRuns.agent, 'hook-sorter'))
+    expect(run).toMatchObject({ regime: 'allowlist', trigger: 'interactive', actingEmail: 'operator@studio.test', status: 'succeeded' })
+    const steps = await database.db.select().from(agentRunSteps).where(eq(agentRunSteps.runId, run!.id))
+    expect(steps.some(step => step.skills.includes(SKILL))).toBe(true)
+  }
+  finally {
+    await database.close()
+  }
+  expect(errors).toEqual([])
+}, 120_000)
