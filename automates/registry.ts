@@ -18,6 +18,7 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'health-snapshot': async () => (await import('./health-snapshot')).default,
   'memory-metrics': async () => (await import('./memory-metrics')).default,
   'memory-hygiene': async () => (await import('./memory-hygiene')).default,
+  'nightly-consolidation': async () => (await import('./nightly-consolidation')).default,
 }
 
 export const automateNames = Object.keys(automates)
