@@ -14,7 +14,7 @@ export const NIGHTLY_FEATURE_NAMES = NIGHTLY_FEATURES.map(f => f.name)
 export interface ConsolidationReport {
   at: string
   dryRun: boolean
-  features: Array<FeatureReport & { error?: string }>
+  features: Array<FeatureReport & { ms: number, error?: string }>
   drafts: string[]
   failed: number
 }
@@ -24,12 +24,13 @@ export async function runConsolidation(ctx: NightlyContext, options: { only?: st
   const features: ConsolidationReport['features'] = []
   for (const feature of NIGHTLY_FEATURES.filter(f => options.only === undefined || f.name === options.only)) {
     const base = { feature: feature.name, routingKey: feature.routingKey, dryRun: ctx.dryRun }
+    const started = Date.now()
     try {
-      features.push({ ...base, ...await feature.run(ctx) })
+      features.push({ ...base, ...await feature.run(ctx), ms: Date.now() - started })
     }
     catch (error) {
       ctx.log(`${feature.name}: ${(error as Error).message}`)
-      features.push({ ...base, counts: {}, items: [], drafts: [], error: (error as Error).message })
+      features.push({ ...base, counts: {}, items: [], drafts: [], ms: Date.now() - started, error: (error as Error).message })
     }
   }
   const drafts = features.flatMap(f => f.drafts)

@@ -30,12 +30,14 @@ export const repeatedScars: NightlyFeature = {
       order by l.id`)
     const clusters = new Map<number, Set<number>>()
     for (const { id } of fresh) {
+      // The scar's own vector as a literal, so that the ORDER BY uses the HNSW index.
+      const [own] = await ctx.db.execute<{ embedding: string }>(sql`select embedding::text as embedding from mem_embeddings where source_type = 'scar' and source_id = ${id}`)
       const near = await ctx.db.execute<{ id: string, similarity: number }>(sql`
-        select l.id::text as id, 1 - (e.embedding <=> (select s.embedding from mem_embeddings s where s.source_type = 'scar' and s.source_id = ${id})) as similarity
-        from mem_embeddings e join learn_lessons l on e.source_id = l.id::text
-        where e.source_type = 'scar' and e.source_id <> ${id} and l.archived_at is null and l.kind in ${SCAR_KINDS}
-        order by e.embedding <=> (select s.embedding from mem_embeddings s where s.source_type = 'scar' and s.source_id = ${id})
-        limit ${NEIGHBOURS}`)
+        select n.id, n.similarity from (
+          select e.source_id as id, 1 - (e.embedding <=> ${own!.embedding}::vector) as similarity
+          from mem_embeddings e where e.source_type = 'scar' and e.source_id <> ${id}
+          order by e.embedding <=> ${own!.embedding}::vector limit ${NEIGHBOURS}) n
+        join learn_lessons l on l.id::text = n.id and l.archived_at is null and l.kind in ${SCAR_KINDS}`)
       const similar: Neighbour[] = near.map(r => ({ id: Number(r.id), similarity: Number(r.similarity) })).filter(n => n.similarity >= REPEAT_SIMILARITY)
       if (similar.length + 1 < REPEAT_MIN_OCCURRENCES) continue
       const members = new Set([Number(id), ...similar.map(n => n.id)])
