@@ -5,6 +5,7 @@
 import type { FeatureReport, NightlyContext, NightlyFeature } from './context'
 import { costTicket } from './cost-ticket'
 import { forgettingCurve } from './forgetting-curve'
+import { morningSummary, type SendToTeam } from './morning-mail'
 import { repeatedScars } from './repeated-scars'
 import { sessionCompaction } from './session-compaction'
 
@@ -17,9 +18,11 @@ export interface ConsolidationReport {
   features: Array<FeatureReport & { ms: number, error?: string }>
   drafts: string[]
   failed: number
+  /** The morning summary: null when nothing was produced (or in a dry-run), else whether it went out. */
+  mail: { subject: string, sent: boolean, reason?: string } | null
 }
 
-export async function runConsolidation(ctx: NightlyContext, options: { only?: string } = {}): Promise<ConsolidationReport> {
+export async function runConsolidation(ctx: NightlyContext, options: { only?: string, sendToTeam?: SendToTeam } = {}): Promise<ConsolidationReport> {
   if (options.only !== undefined && !NIGHTLY_FEATURE_NAMES.includes(options.only)) throw new Error(`--only must be one of ${NIGHTLY_FEATURE_NAMES.join(', ')} (got ${options.only})`)
   const features: ConsolidationReport['features'] = []
   for (const feature of NIGHTLY_FEATURES.filter(f => options.only === undefined || f.name === options.only)) {
@@ -34,5 +37,12 @@ export async function runConsolidation(ctx: NightlyContext, options: { only?: st
     }
   }
   const drafts = features.flatMap(f => f.drafts)
-  return { at: ctx.now.toISOString(), dryRun: ctx.dryRun, features, drafts, failed: features.filter(f => f.error).length }
+  const report: ConsolidationReport = { at: ctx.now.toISOString(), dryRun: ctx.dryRun, features, drafts, failed: features.filter(f => f.error).length, mail: null }
+  const summary = ctx.dryRun ? null : morningSummary(report)
+  if (summary && options.sendToTeam) {
+    const outcome = await options.sendToTeam(summary)
+    report.mail = { subject: summary.subject, sent: outcome.sent, reason: outcome.reason }
+    if (!outcome.sent) ctx.log(`morning summary not sent: ${outcome.reason ?? 'unknown reason'}`)
+  }
+  return report
 }

@@ -2,7 +2,8 @@
 // the scripted loopback model and planted data: a repeated scar makes one promotion draft and
 // not a second one the next night; a transcript with a planted secret is skipped (never sent
 // to the model); the forgetting curve archives exactly the eligible scars and an un-archive
-// brings one back into recall; the cost ticket fires at +21 % and not at +19 %; the default
+// brings one back into recall; the cost ticket fires at +21 % and not at +19 %; the morning
+// summary goes to the team only when the night produced something; the default
 // dry-run writes nothing (every table and the vault folder compared before/after).
 import { randomUUID } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -19,6 +20,7 @@ import { runTs } from '../../../../tests/helpers/processes'
 import { everyTableDigest } from '../../../../tests/helpers/table-digest'
 import { recall } from '../../../memory/core/recall/engine'
 import { offlineEmbedder } from '../../../memory/tests/fixtures/embedders'
+import { runConsolidation } from '../../core/nightly/consolidation'
 import { unarchiveLesson, UnarchiveError } from '../../core/nightly/forgetting-curve'
 import { startScriptedModel, type ScriptedModel } from '../fakes/model'
 import { spawnOn } from '../fixtures/spawns'
@@ -195,5 +197,22 @@ describeOnBothDatabases('nightly consolidation', (database) => {
     const bad = await run(['--only', 'astrology'])
     expect(bad.code).not.toBe(0)
     expect(bad.output).toMatch(/--only must be one of/)
+  }, 60_000)
+
+  it('the morning summary goes to the team only when the night produced drafts or alerts, never in a dry-run', async () => {
+    const { db } = database()
+    const sent: Array<{ subject: string, text: string }> = []
+    const sendToTeam = async (mail: { subject: string, text: string }) => (sent.push(mail), { sent: true })
+    const ctx = (dryRun: boolean) => ({ db, ai: model.facade(db), vaultDir: folders.vaultDir, now: new Date(), dryRun, log: () => {} })
+    expect((await runConsolidation(ctx(false), { only: 'cost-ticket', sendToTeam })).mail).toBeNull()
+    await plantNight(db)
+    expect((await runConsolidation(ctx(true), { sendToTeam })).mail).toBeNull()
+    expect(sent).toEqual([])
+    const live = await runConsolidation(ctx(false), { only: 'repeated-scars', sendToTeam })
+    expect(live.mail).toMatchObject({ sent: true })
+    expect(sent).toHaveLength(1)
+    expect(sent[0]!.text).toContain(live.drafts[0]!)
+    await runConsolidation(ctx(false), { only: 'cost-ticket', sendToTeam })
+    expect(sent[1]!.text).toMatch(/dev: \$1\.21 \(average \$1\.00\)/)
   }, 60_000)
 })
