@@ -20,6 +20,7 @@ export const automates: Record<string, () => Promise<AutomateDefinition>> = {
   'memory-metrics': async () => (await import('./memory-metrics')).default,
   'memory-hygiene': async () => (await import('./memory-hygiene')).default,
   'agents-dispatch': async () => (await import('./agents-dispatch')).default,
+  'nightly-consolidation': async () => (await import('./nightly-consolidation')).default,
 }
 
 export const automateNames = Object.keys(automates)

@@ -153,3 +153,18 @@ export type LearnAuditEntry = typeof learnAudit.$inferSelect
 export type LearnDoctrine = typeof learnDoctrines.$inferSelect
 export type LearnDrill = typeof learnDrills.$inferSelect
 export type LearnProcedure = typeof learnProcedures.$inferSelect
+
+/**
+ * What the nightly consolidation already did, by feature and fingerprint (a repeated-scar
+ * cluster, a day's journal): a second night finds the mark and does not draft it again.
+ */
+export const learnNightlyMarks = pgTable('learn_nightly_marks', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  feature: text('feature').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  /** What the mark produced (the draft's vault path), for the report and the hub. */
+  ref: text('ref').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [uniqueIndex('learn_nightly_marks_key').on(table.feature, table.fingerprint)])
+
+export type LearnNightlyMark = typeof learnNightlyMarks.$inferSelect

@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../db/connection'
+import { eq } from 'drizzle-orm'
+import { learnLessons } from '../../db/schema/learn'
 import { learnSkillProposals } from '../../db/schema/learn-skills'
 import { skills } from '../../db/schema/skills'
 import { startScriptedModel, type ScriptedModel } from '../../layers/atlas/tests/fakes/model'
@@ -109,4 +111,17 @@ describe('learning debriefs and skill proposals through the hub', () => {
     expect(rejected.json.proposal).toMatchObject({ status: 'rejected', decidedBy: 'founder@studio.test' })
     expect((await database.db.select().from(skills)).map(s => s.name)).toEqual(['screenshot-first'])
   }, 120_000)
+
+  it('un-archive (the forgetting curve undone): an operator brings a lesson back; a viewer is refused; bad ids are 4xx', async () => {
+    const [archived] = await database.db.insert(learnLessons).values({ title: 'Forgotten by the curve', archivedAt: new Date() }).returning()
+    const refused = await api('POST', `/lessons/${archived!.id}/unarchive`, 'viewer')
+    expect([refused.status, refused.json.data?.code]).toEqual([403, 'forbidden'])
+    const done = await api('POST', `/lessons/${archived!.id}/unarchive`, 'operator')
+    expect([done.status, done.json]).toEqual([200, { id: archived!.id, archivedAt: null }])
+    expect((await database.db.select().from(learnLessons).where(eq(learnLessons.id, archived!.id)))[0]!.archivedAt).toBeNull()
+    const twice = await api('POST', `/lessons/${archived!.id}/unarchive`, 'operator')
+    expect([twice.status, twice.json.data?.code]).toEqual([409, 'not_archived'])
+    expect((await api('POST', '/lessons/abc/unarchive', 'operator')).status).toBe(400)
+    expect((await api('POST', '/lessons/99999999/unarchive', 'operator')).json.data?.code).toBe('not_found')
+  }, 60_000)
 })

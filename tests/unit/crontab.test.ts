@@ -20,6 +20,7 @@ describe('crontab parser', () => {
     expect(entries.filter(e => e.automation === 'health-report' || e.automation === 'health-snapshot')).toEqual([])
     expect(entries.find(e => e.automation === 'memory-metrics')?.schedule).toBe('0 6 * * *')
     expect(entries.find(e => e.automation === 'memory-hygiene')?.schedule).toBe('0 0 1 * *')
+    expect(entries.find(e => e.automation === 'nightly-consolidation')).toMatchObject({ schedule: '0 4 * * *', args: ['--live'] })
   })
 
   it('skips comments, blank lines and environment lines, and keeps flags', () => {

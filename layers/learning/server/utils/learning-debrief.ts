@@ -2,6 +2,7 @@ import { spawnProcess } from '../../../ai/core/clients/process-runner'
 import { insertLedgerRows } from '../../../ai/core/ledger'
 import { DebriefError } from '../../core/debrief/bundle'
 import { SKILL_PROPOSAL_ERROR_STATUS, SkillProposalError } from '../../core/skills/proposals'
+import { UnarchiveError } from '../../core/nightly/forgetting-curve'
 
 const DEBRIEF_STATUS: Record<DebriefError['code'], number> = { project_not_found: 404, tenant_mismatch: 400, bad_input: 400, roi_guard: 409, model_unavailable: 502 }
 
@@ -20,5 +21,6 @@ export async function useDebriefModel() {
 export function throwLearningHttpError(error: unknown): never {
   if (error instanceof DebriefError) throw createError({ statusCode: DEBRIEF_STATUS[error.code], statusMessage: error.message, data: { code: error.code, ...error.details } })
   if (error instanceof SkillProposalError) throw createError({ statusCode: SKILL_PROPOSAL_ERROR_STATUS[error.code], statusMessage: error.message, data: { code: error.code, ...error.details } })
+  if (error instanceof UnarchiveError) throw createError({ statusCode: error.code === 'not_found' ? 404 : 409, statusMessage: error.message, data: { code: error.code } })
   throw error
 }

@@ -1,0 +1,69 @@
+// Nightly consolidation: one dry-run of every feature (the automate's default) over 10,000
+// lessons (scars embedded, 100 of them fresh from the last day, the rest spread over two
+// years, half never recalled), 1,000 vault notes, 30 spawn transcripts and 8 days of the AI
+// ledger, on native PostgreSQL — median of 3 runs, in seconds. Goal: under 10 s.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { createAiFacade } from '../layers/ai/core/facade'
+import { runConsolidation } from '../layers/learning/core/nightly/consolidation'
+import { spawnOn } from '../layers/learning/tests/fixtures/spawns'
+import { MEM_EMBEDDING_DIMENSIONS } from '../db/schema/mem'
+import { median, type BenchFigure } from './lib'
+import { nativeBenchDatabase } from './databases'
+
+const LESSONS = 10_000
+const FRESH = 100
+const NOTES = 1_000
+const SPAWNS = 30
+const RUNS = 3
+
+const log = (line: string) => process.stderr.write(`[bench] nightly: ${line}\n`)
+
+export default async function (): Promise<BenchFigure[]> {
+  const database = await nativeBenchDatabase('nightly', { max: 3 })
+  const vaultDir = mkdtempSync(join(tmpdir(), 'synedre-bench-nightly-'))
+  try {
+    const { db } = database
+    await db.execute(sql`insert into learn_lessons (kind, title, description, recall_count, last_recalled_at, created_at)
+      select case when g % 10 = 0 then 'success' else 'failure' end, 'Scar ' || g || ': ' || md5(g::text), repeat('context ', 20),
+        case when g % 2 = 0 then g % 7 else 0 end, case when g % 2 = 0 then now() - interval '3 days' end,
+        case when g <= ${FRESH} then now() - interval '1 hour' else now() - (g % 730) * interval '1 day' - interval '2 days' end
+      from generate_series(1, ${LESSONS}) g`)
+    // Vectors computed in the database: the fresh scars echo older ones (g and g + 1000 share a direction).
+    await db.execute(sql.raw(`insert into mem_embeddings (source_type, source_id, title, content, fingerprint, provider, model, embedding)
+      select case when l.kind = 'success' then 'victory' else 'scar' end, l.id::text, l.title, l.title, md5(l.id::text) || md5(l.title), 'bench', 'planted',
+        array(select sin(((l.id - 1) % 1000 + 1) * d) + (l.id % 3) * 0.01 from generate_series(1, ${MEM_EMBEDDING_DIMENSIONS}) d)::vector(${MEM_EMBEDDING_DIMENSIONS})
+      from learn_lessons l`))
+    await db.execute(sql`insert into mem_notes (path, space, title, body, size, file_modified_at)
+      select 'permanent/note-' || g || '.md', 'permanent', 'Note ' || g, repeat('body ', 100), 500, now() from generate_series(1, ${NOTES}) g`)
+    for (let i = 0; i < SPAWNS; i++) await spawnOn(db, { events: Array.from({ length: 20 }, (_, e) => ({ type: 'assistant', text: `Step ${e} of session ${i}: delivered a part.` })) })
+    await db.execute(sql`insert into ai_consumption (call_id, at, kind, provider, model, model_requested, feature, actor, outcome, cost_usd, duration_ms)
+      select gen_random_uuid(), now() - (g % 8) * interval '1 day', 'completion', 'mistral', 'm', 'm', 'bench', 'agent-' || (g % 10), 'ok', 0.01 * (g % 13), 1
+      from generate_series(1, 2000) g`)
+    log(`planted ${LESSONS} lessons (embedded), ${NOTES} notes, ${SPAWNS} spawns`)
+    const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, log: () => {} })
+    const seconds: number[] = []
+    let last: Awaited<ReturnType<typeof runConsolidation>> | null = null
+    for (let run = 0; run < RUNS; run++) {
+      const started = performance.now()
+      last = await runConsolidation({ db, ai, vaultDir, now: new Date(), dryRun: true, log })
+      seconds.push((performance.now() - started) / 1000)
+    }
+    await ai.flush()
+    const counts = Object.fromEntries(last!.features.map(f => [f.feature, f.error ?? { ...f.counts, ms: f.ms }]))
+    log(`dry-run ${seconds.map(s => s.toFixed(2)).join(', ')} s; ${JSON.stringify(counts)}`)
+    return [{
+      name: 'nightly.consolidation_dry_run_s_10k',
+      value: Number(median(seconds).toFixed(2)),
+      unit: 's',
+      lowerIsBetter: true,
+      context: { side: 'native', lessons: LESSONS, freshScars: FRESH, notes: NOTES, spawns: SPAWNS, runs: RUNS, goalS: 10, features: last!.features.map(f => f.feature), counts },
+    }]
+  }
+  finally {
+    rmSync(vaultDir, { recursive: true, force: true })
+    await database.close()
+  }
+}
