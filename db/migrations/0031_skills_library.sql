@@ -60,3 +60,7 @@ ALTER TABLE "skills" ADD CONSTRAINT "skills_origin_check" CHECK ("skills"."origi
 UPDATE "skills" SET "owner_email" = "created_by", "origin" = CASE WHEN "source_proposal_id" IS NULL THEN 'hand' ELSE 'proposal' END;--> statement-breakpoint
 INSERT INTO "skill_versions" ("skill_id", "version", "description", "body", "tags", "created_by", "created_at")
   SELECT "id", 1, "description", "body", "tags", "created_by", "created_at" FROM "skills";
+--> statement-breakpoint
+-- The skill router's decision is a run step of its own kind.
+ALTER TABLE "agent_run_steps" DROP CONSTRAINT "agent_run_steps_kind_check";--> statement-breakpoint
+ALTER TABLE "agent_run_steps" ADD CONSTRAINT "agent_run_steps_kind_check" CHECK ("agent_run_steps"."kind" in ('model', 'tool', 'skills'));

@@ -1,12 +1,16 @@
 import { firstToolRegistry } from '../../../agents/core/engine/first-tools'
 import type { EngineDeps } from '../../../agents/core/engine/loop'
+import type { SkillRouterPort } from '../../../agents/core/engine/skills'
 import type { ToolRegistry } from '../../../agents/core/engine/tools'
 import { personLimits } from '../../../agents/core/engine/usage'
 import { hubToolPorts } from '../../core/agent-ports'
+import { skillRouterPort } from '../../../skills/core/port'
+import { routerSettings } from '../../../skills/core/settings'
 import { createMailer, readMailConfig, type Mailer } from '../../core/mail/mailer'
 
 let registry: ToolRegistry | undefined
 let mailer: Mailer | undefined
+let skillRouter: SkillRouterPort | undefined
 
 /**
  * The agent engine as the hub runs it: the AI facade, the first tools wired to memory,
@@ -32,6 +36,8 @@ export async function useAgentEngine(): Promise<EngineDeps> {
     }),
     limits: personLimits(process.env),
     providers: () => ai.providers(),
+    // The skills library's router: the person's enabled skills, indexed once per library state.
+    skillRouter: (skillRouter ??= skillRouterPort(db, routerSettings(process.env))),
     log: line => console.warn(line),
   }
 }
