@@ -138,7 +138,8 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
     },
     withdrawInstructionProposal: id => withdrawProposal(db, id),
     draftSkill: async (input) => {
-      const skill = await createSkill(db, { email: input.ownerEmail, role: 'operator' }, { ...input, visibility: 'private' }, { origin: 'assistant', draft: true })
+      const { ownerEmail, ...fields } = input
+      const skill = await createSkill(db, { email: ownerEmail, role: 'operator' }, { ...fields, visibility: 'private' }, { origin: 'assistant', draft: true })
         .catch((error: unknown) => {
           if (error instanceof SkillError || error instanceof ZodError) throw new ToolError(error instanceof SkillError ? error.code : 'invalid_input', error.message)
           throw error
