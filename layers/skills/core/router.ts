@@ -25,7 +25,7 @@ export interface RouterSettings {
 /** Documented defaults (README "Skills"): calibrated on the router test set (layers/skills/tests). */
 export const DEFAULT_ROUTER_SETTINGS: RouterSettings = { high: 0.45, low: 0.2, topK: 8, maxAuto: 2 }
 
-interface IndexedSkill extends RoutableSkill { stems: Map<string, number>, length: number, vector: Float64Array }
+interface IndexedSkill extends RoutableSkill { stems: Map<string, number>, nameStems: string[], length: number, vector: Float64Array }
 
 export interface SkillIndex {
   skills: IndexedSkill[]
@@ -42,7 +42,7 @@ export function buildSkillIndex(list: RoutableSkill[]): SkillIndex {
     const counts = new Map<string, number>()
     for (const s of stems(text)) counts.set(s, (counts.get(s) ?? 0) + 1)
     for (const s of counts.keys()) df.set(s, (df.get(s) ?? 0) + 1)
-    return { ...skill, stems: counts, length: [...counts.values()].reduce((a, b) => a + b, 0), vector: vectorOf(text) }
+    return { ...skill, stems: counts, nameStems: [...new Set(stems(skill.name.replace(/-/g, ' ')))], length: [...counts.values()].reduce((a, b) => a + b, 0), vector: vectorOf(text) }
   })
   const averageLength = indexed.reduce((sum, s) => sum + s.length, 0) / Math.max(1, indexed.length)
   return { skills: indexed, byName: new Map(indexed.map(s => [s.name, s])), df, averageLength }
@@ -51,7 +51,12 @@ export function buildSkillIndex(list: RoutableSkill[]): SkillIndex {
 export interface Candidate {
   name: string
   id: number
-  /** The match score the thresholds read: 0.6 × the idf-weighted share of the request's words the skill covers + 0.4 × cosine. */
+  /**
+   * The match score the thresholds read: 0.6 × coverage + 0.4 × cosine, coverage being the
+   * better of the idf-weighted share of the request's words the skill covers and the share of
+   * the skill's name the request says (so context around "triage this bug report" does not
+   * hide the skill it names).
+   */
   score: number
   lexicalRank: number | null
   vectorRank: number | null
@@ -71,6 +76,7 @@ function idf(index: SkillIndex, term: string): number {
 export function candidatesFor(index: SkillIndex, request: string, settings: RouterSettings = DEFAULT_ROUTER_SETTINGS, exclude: Set<string> = new Set()): Candidate[] {
   const terms = [...new Set(stems(request))]
   if (terms.length === 0 || index.skills.length === 0) return []
+  const termSet = new Set(terms)
   const weights = terms.map(term => idf(index, term))
   const totalWeight = weights.reduce((a, b) => a + b, 0)
   const query = vectorOf(request)
@@ -86,7 +92,13 @@ export function candidatesFor(index: SkillIndex, request: string, settings: Rout
       covered += weights[i]!
       bm25 += weights[i]! * (tf * (K1 + 1)) / (tf + K1 * (1 - B + B * skill.length / index.averageLength))
     })
-    if (bm25 > 0) lexical.push({ skill, bm25, coverage: totalWeight > 0 ? covered / totalWeight : 0 })
+    if (bm25 > 0) {
+      const nameWeight = skill.nameStems.reduce((sum, s) => sum + idf(index, s), 0)
+      const said = skill.nameStems.reduce((sum, s) => sum + (termSet.has(s) ? idf(index, s) : 0), 0)
+      // Only a name said (nearly) whole counts: one shared verb ("prepare") is not a match.
+      const named = nameWeight > 0 && said / nameWeight >= 0.75 ? said / nameWeight : 0
+      lexical.push({ skill, bm25, coverage: Math.max(totalWeight > 0 ? covered / totalWeight : 0, named) })
+    }
     vector.push({ skill, cos: cosine(query, skill.vector) })
   }
   lexical.sort((a, b) => b.bm25 - a.bm25 || a.skill.id - b.skill.id)

@@ -95,6 +95,9 @@ export const REQUESTS: Array<[string, string[], Branch]> = [
   ['Draft our quarterly OKRs', ['okr-drafting'], 'high'],
   ['Explain this error message and stack trace', ['explain-an-error'], 'high'],
   ['Explique ce message d\'erreur', ['explain-an-error'], 'high'],
+  // Context around the request does not hide the skill it names.
+  ['Triage this bug report please: the login page loops on Safari since Monday', ['triage-a-bug-report'], 'high'],
+  ['Write a recap of the client meeting this morning with Paul and Marie about the new portal', ['write-a-recap'], 'high'],
   // Two skills above the high threshold: both kept (the cap is two).
   ['Write a recap of the meeting and draft an email to the client', ['draft-client-email', 'write-a-recap'], 'high'],
   // Unrelated requests: below the low threshold, no skill.
