@@ -13,6 +13,8 @@ import { autonomousLauncher, customAgentEngine } from '../layers/atlas/core/cust
 import { defineAutomate } from '../layers/health/core/automate'
 import { memoryConfig } from '../layers/memory/core/config'
 import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
+import { skillRouterPort } from '../layers/skills/core/port'
+import { routerSettings } from '../layers/skills/core/settings'
 
 export default defineAutomate({
   name: 'agents-dispatch',
@@ -25,7 +27,7 @@ export default defineAutomate({
     if (!Number.isInteger(window) || window < 1 || window > 1440) throw new Error('--window-minutes must be a whole number from 1 to 1440')
     const ai = createAiFacade({ env: process.env, db: ctx.db, log: line => ctx.log(line) })
     try {
-      const engine = customAgentEngine({ db: ctx.db, ai, embedder: facadeEmbedder(ai, { feature: 'agent_recall' }), vaultDir: memoryConfig(process.env).vaultDir, env: process.env, log: ctx.log })
+      const engine = customAgentEngine({ db: ctx.db, ai, embedder: facadeEmbedder(ai, { feature: 'agent_recall' }), vaultDir: memoryConfig(process.env).vaultDir, env: process.env, skillRouter: skillRouterPort(ctx.db, routerSettings(process.env)), log: ctx.log })
       const deps = { db: ctx.db, launch: autonomousLauncher(engine), log: ctx.log }
       const events = await collectEvents(ctx.db, new Date(Date.now() - window * 60_000))
       const results: FireResult[] = [...await dispatchSchedules(deps), ...await dispatchEvents(deps, events)]

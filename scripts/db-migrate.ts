@@ -5,6 +5,7 @@
 import { openDatabase, redactUrl } from '../db/client'
 import { migrateDatabase } from '../db/migrate'
 import { seedAgents } from '../layers/agents/core/seed'
+import { seedBuiltInSkills } from '../layers/skills/core/builtins'
 import { runCli } from './lib/cli'
 
 runCli(async () => {
@@ -12,6 +13,7 @@ runCli(async () => {
   try {
     await migrateDatabase(database)
     const roster = await seedAgents(database.db)
+    await seedBuiltInSkills(database.db)
     process.stdout.write(`migrations applied to ${database.kind === 'embedded' ? 'the embedded database' : redactUrl(database.url)}; agent roster: ${roster.inserted} added, ${roster.updated} updated\n`)
     return 0
   }

@@ -10,6 +10,7 @@ import { defaultDataDir, openDatabase, redactUrl } from '../db/client'
 import { migrateDatabase } from '../db/migrate'
 import { countFounders, ensureFirstFounder } from '../server/core/users'
 import { seedAgents } from '../layers/agents/core/seed'
+import { seedBuiltInSkills } from '../layers/skills/core/builtins'
 import { DEFAULT_CRONTAB, readCrontab, startSupervisor } from '../automates/supervisor'
 import { runCli, UsageError } from './lib/cli'
 import { checkPortFree } from './lib/port'
@@ -96,6 +97,7 @@ runCli(async () => {
     log(database.kind === 'embedded' ? `embedded database in ${join(dataDir, 'pglite')}` : `database ${redactUrl(database.url)}`)
     await migrateDatabase(database)
     const roster = await seedAgents(database.db)
+    await seedBuiltInSkills(database.db)
     if (roster.inserted || roster.updated) log(`agent roster: ${roster.inserted} added, ${roster.updated} updated`)
     const founder = await ensureFirstFounder(database.db, { email: process.env.HUB_ADMIN_EMAIL, password: process.env.HUB_ADMIN_PASSWORD })
     if (founder) log(`founder account created for ${founder.email}`)

@@ -97,7 +97,7 @@ export const agentRunSteps = pgTable('agent_run_steps', {
 }, table => [
   unique('agent_run_steps_run_seq_key').on(table.runId, table.seq),
   index('agent_run_steps_call_idx').on(table.callId),
-  check('agent_run_steps_kind_check', sql`${table.kind} in ('model', 'tool')`),
+  check('agent_run_steps_kind_check', sql`${table.kind} in ('model', 'tool', 'skills')`),
   check('agent_run_steps_status_check', sql`${table.status} in ('ok', 'error', 'denied', 'awaiting_approval', 'rejected', 'expired')`),
   check('agent_run_steps_tool_class_check', sql`${table.toolClass} is null or ${table.toolClass} in ('READ', 'WRITE', 'DESTRUCTIVE', 'EXTERNAL_WRITE')`),
 ])

@@ -27,6 +27,8 @@ const VIEWER_WRITES: Array<[string, RegExp]> = [
   ['PATCH', /^\/api\/agents\/instructions\/[^/]+$/],
   // Choosing one of the allowed models (or Auto) for one's own agent.
   ['PUT', /^\/api\/agents\/model-choice$/],
+  // "Enable for me": a skill's activation is personal (issue 21, Deliver 2).
+  ['PUT', /^\/api\/skills\/\d+\/enablement$/],
 ]
 
 const FOUNDER_ONLY: Array<[string, RegExp]> = [

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hubDatabase, FOUNDER, signInEveryRole, startHub, type Hub } from '../helpers/hub'
@@ -65,7 +66,7 @@ describe('skill proposals and the debrief in the hub', () => {
     const promote = page.getByTestId(`skill-proposal-promote-${proposalId}`)
     await expect.poll(() => promote.isVisible(), { timeout: 10_000 }).toBe(true)
     await promote.click()
-    await expect.poll(async () => (await database.db.select().from(skills)).map(s => [s.name, s.sourceProposalId, s.createdBy]), { timeout: 10_000 })
+    await expect.poll(async () => (await database.db.select().from(skills).where(eq(skills.builtIn, false))).map(s => [s.name, s.sourceProposalId, s.createdBy]), { timeout: 10_000 })
       .toEqual([['screenshot-first', proposalId, FOUNDER.email]])
     await page.getByRole('tab', { name: 'Promoted' }).click()
     await expect.poll(() => page.getByTestId(`skill-proposal-${proposalId}`).textContent(), { timeout: 10_000 }).toContain(`promoted by ${FOUNDER.email}`)

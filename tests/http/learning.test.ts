@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../db/connection'
 import { eq } from 'drizzle-orm'
@@ -96,7 +97,7 @@ describe('learning debriefs and skill proposals through the hub', () => {
         expect([refused.status, refused.json.data?.code], `${who} ${action}`).toEqual([403, 'forbidden'])
       }
     }
-    expect(await database.db.select().from(skills)).toEqual([])
+    expect(await database.db.select().from(skills).where(eq(skills.builtIn, false))).toEqual([])
     expect((await api('POST', `/skill-proposals/${a!.id}/promote`, 'founder', { name: 'Not A Name' })).status).toBe(400)
     expect((await api('POST', '/skill-proposals/abc/promote', 'founder')).status).toBe(400)
     expect((await api('POST', '/skill-proposals/999999/promote', 'founder')).status).toBe(404)
@@ -109,7 +110,7 @@ describe('learning debriefs and skill proposals through the hub', () => {
     expect([again.status, again.json.data?.code]).toEqual([409, 'already_decided'])
     const rejected = await api('POST', `/skill-proposals/${b!.id}/reject`, 'founder', { note: 'too narrow' })
     expect(rejected.json.proposal).toMatchObject({ status: 'rejected', decidedBy: 'founder@studio.test' })
-    expect((await database.db.select().from(skills)).map(s => s.name)).toEqual(['screenshot-first'])
+    expect((await database.db.select().from(skills).where(eq(skills.builtIn, false))).map(s => s.name)).toEqual(['screenshot-first'])
   }, 120_000)
 
   it('un-archive (the forgetting curve undone): an operator brings a lesson back; a viewer is refused; bad ids are 4xx', async () => {

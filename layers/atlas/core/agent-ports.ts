@@ -8,6 +8,10 @@ import type { Db } from '../../../db/connection'
 import { atlasInbox, atlasMessages } from '../../../db/schema/atlas'
 import { atlasSpawns } from '../../../db/schema/atlas-spawn'
 import { workTasks } from '../../../db/schema/worksites'
+import { skills } from '../../../db/schema/skills'
+import { ZodError } from 'zod'
+import { createSkill } from '../../skills/core/library'
+import { SkillError } from '../../skills/core/errors'
 import { formatBriefing } from '../../agents/core/briefing'
 import { missionBriefFrom, scarRecallFrom, userCoreFrom } from '../../agents/core/memory-adapters'
 import type { ToolPorts } from '../../agents/core/engine/ports'
@@ -137,6 +141,19 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
       }
     },
     withdrawInstructionProposal: id => withdrawProposal(db, id),
+    draftSkill: async (input) => {
+      const { ownerEmail, ...fields } = input
+      const skill = await createSkill(db, { email: ownerEmail, role: 'operator' }, { ...fields, visibility: 'private' }, { origin: 'assistant', draft: true })
+        .catch((error: unknown) => {
+          if (error instanceof SkillError || error instanceof ZodError) throw new ToolError(error instanceof SkillError ? error.code : 'invalid_input', error.message)
+          throw error
+        })
+      return { skillId: skill.id, name: skill.name, link: `/hub/skills/${skill.id}` }
+    },
+    discardDraftSkill: async (skillId) => {
+      const deleted = await db.delete(skills).where(and(eq(skills.id, skillId), eq(skills.draft, true))).returning({ id: skills.id })
+      return deleted.length > 0
+    },
   }
 }
 

@@ -8,6 +8,7 @@ import { customRunContext } from '../../agents/core/custom/access'
 import { customToolRegistry, delegatePort } from '../../agents/core/custom/delegation'
 import type { LaunchRun } from '../../agents/core/custom/dispatcher'
 import { startRun, type EngineDeps } from '../../agents/core/engine/loop'
+import type { SkillRouterPort } from '../../agents/core/engine/skills'
 import { personLimits } from '../../agents/core/engine/usage'
 import type { Embedder } from '../../memory/core/vectors/embedder'
 import { hubToolPorts } from './agent-ports'
@@ -19,6 +20,8 @@ export interface CustomEngineInput {
   embedder: Embedder
   vaultDir: string
   env: Record<string, string | undefined>
+  /** The skills library's router (none: only the skills a run is given). */
+  skillRouter?: SkillRouterPort
   log: (line: string) => void
 }
 
@@ -36,6 +39,7 @@ export function customAgentEngine(input: CustomEngineInput): EngineDeps {
     },
     limits: personLimits(input.env),
     providers: () => input.ai.providers(),
+    ...(input.skillRouter ? { skillRouter: input.skillRouter } : {}),
     log: input.log,
   }
   return deps

@@ -6,9 +6,5 @@ export const domain: DomainDescriptor = {
   title: 'Skills',
   icon: 'i-lucide-wrench',
   summary: 'The library of skills and the router that picks them.',
-  planned: [
-    'SKILL.md library',
-    'The skill router',
-    'Usage of each skill',
-  ],
+  planned: [],
 }

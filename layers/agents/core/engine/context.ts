@@ -22,7 +22,10 @@ export const RunContextInput = z.object({
   /** Delegation depth: 0 for a run started by a person or a trigger, parent's + 1 for a child (§12.7). */
   depth: z.number().int().min(0).max(5).default(0),
   instructions: z.array(z.object({ source: z.string().max(300), text: z.string().max(40_000) })).max(10).default([]),
+  /** The run's skills: forced by the caller, then those the skill router added when the run was created. */
   forcedSkills: z.array(z.object({ name: z.string().max(200), text: z.string().max(40_000) })).max(10).default([]),
+  /** The tools the run's skills allow (their intersection); null = no skill restricts. Only ever narrows. */
+  skillTools: z.array(z.string().max(64)).max(128).nullable().default(null),
   /** What the run starts from (a page, a note, a work item): shown as working context. */
   sources: z.array(z.object({ kind: z.string().max(50), ref: z.string().max(500), title: z.string().max(300).optional() })).max(50).default([]),
   memory: z.string().max(40_000).default(''),

@@ -134,6 +134,29 @@ export const FIRST_TOOLS = [
     },
   }),
   defineTool({
+    name: 'draft_skill',
+    description: 'Draft a skill for the person after a short dialogue: an invocable name (lowercase-hyphenated), a description of when it applies (what the router reads), the Markdown instructions. Stored as a draft the person reviews and saves in the skills library; nothing is used until they do.',
+    class: 'WRITE',
+    undo: 'snapshot',
+    input: z.object({
+      name: z.string().trim().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase words joined by hyphens').max(64),
+      description: z.string().trim().min(1).max(1000),
+      body: z.string().trim().min(1).max(40_000),
+      tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),
+    }),
+    run: async (input, { ports, owner }) => {
+      if (!owner) throw new ToolError('no_owner', 'this run has no owner to draft a skill for')
+      const draft = await ports.draftSkill({ ownerEmail: owner, ...input })
+      return {
+        output: { ...draft, note: 'A draft only: the person reviews and saves it in the skills library.' },
+        write: { entity: 'skill_draft', id: String(draft.skillId), snapshot: null, undoable: true },
+      }
+    },
+    revert: async (write, { ports }) => {
+      if (!await ports.discardDraftSkill(Number(write.id))) throw new ToolError('undo_refused', 'the person already saved this skill')
+    },
+  }),
+  defineTool({
     name: 'start_spawn',
     description: 'Queue a coding-agent spawn for a worksites task (asks a person first).',
     class: 'EXTERNAL_WRITE',

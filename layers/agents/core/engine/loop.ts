@@ -17,6 +17,7 @@ import { hasStandingApproval } from './standing'
 import { appendStep, getRun, insertRun, runner, ledgerCost, truncate, updateRun, updateStep, type AgentRun, type AgentRunStep, type StepInsert } from './store'
 import { ToolError, type ToolDefinition, type ToolRegistry, type ToolRunContext } from './tools'
 import { assertWithinLimits, type PersonLimits } from './usage'
+import { nameSkills, parseChoice, skillToolLimit, type SkillRouterPort } from './skills'
 import { APPROVAL_TTL_MS, ENGINE_FEATURE, MODEL_OUTPUT_CHARS, type RunStatus } from './vocabulary'
 
 export interface EngineDeps {
@@ -33,6 +34,8 @@ export interface EngineDeps {
   limits?: PersonLimits
   /** Which providers can answer now (the Auto rule of models.ts; none given: all count as unavailable). */
   providers?: () => ProviderAvailability[]
+  /** The skills library's router (wired by the hub); none: only the caller's forced skills. */
+  skillRouter?: SkillRouterPort
 }
 
 const clock = (deps: EngineDeps) => (deps.now ?? (() => new Date()))()
@@ -56,8 +59,14 @@ export async function createRun(deps: EngineDeps, request: RunContextRequest): P
   // The model is decided once, before the run exists: a model the surface does not allow is refused here.
   const allowed = await surfaceModels(deps.db, modelSurfaceOf(parsed.agent.codename))
   const resolution = resolveModel(allowed, deps.providers?.() ?? [], { request: parsed.modelRequest, preference: parsed.modelPreference })
-  const context: RunContext = { ...parsed, modelResolution: resolution }
-  return await insertRun(deps.db, {
+  let context: RunContext = { ...parsed, modelResolution: resolution }
+  const selection = deps.skillRouter ? await selectSkills(deps, deps.skillRouter, context) : null
+  if (selection) {
+    const given = new Set(context.forcedSkills.map(s => s.name))
+    const added = selection.skills.filter(s => !given.has(s.name))
+    context = { ...context, forcedSkills: [...context.forcedSkills, ...added.map(s => ({ name: s.name, text: s.text }))].slice(0, 10), skillTools: skillToolLimit(selection.skills, context.skillTools) }
+  }
+  const run = await insertRun(deps.db, {
     ...runner(),
     modelNote: resolution.note,
     surface: context.surface,
@@ -76,6 +85,29 @@ export async function createRun(deps: EngineDeps, request: RunContextRequest): P
     rerunOf: context.rerunOf,
     conversationId: context.conversationId,
   })
+  if (selection) {
+    const names = selection.skills.map(s => s.name)
+    await appendStep(deps.db, run.id, { kind: 'skills', status: 'ok', skills: names, input: selection.decision, output: names.length > 0 ? `skills: ${names.join(', ')}` : 'no skill' })
+    await deps.skillRouter!.recordUse(run.id, context.actingUser.email, selection.skills)
+  }
+  return run
+}
+
+/** Asks the skills library; between the thresholds the run's model chooses, unless the run is offline. */
+async function selectSkills(deps: EngineDeps, router: SkillRouterPort, context: RunContext) {
+  const first = context.modelResolution?.first
+  const online = first && first.provider !== 'offline'
+  const choose = online
+    ? async (request: string, candidates: Array<{ name: string, description: string }>) => {
+      const turn = await deps.chat({
+        feature: ENGINE_FEATURE, provider: first.provider, model: first.model, actor: context.actingUser.email, tools: [],
+        system: 'Pick the skills (at most two) that fit the request, among the candidates only. Answer with a JSON array of their names, [] for none.',
+        messages: [{ role: 'user', content: `Request: ${request}\n\nCandidates:\n${candidates.map(c => `- ${c.name}: ${c.description}`).join('\n')}` }],
+      })
+      return parseChoice(turn.content, candidates.map(c => c.name))
+    }
+    : undefined
+  return await router.select({ email: context.actingUser.email, request: context.request, forced: context.forcedSkills.map(s => s.name), ...(choose ? { choose } : {}) })
 }
 
 async function finish(deps: EngineDeps, run: AgentRun, status: RunStatus, patch: { answer?: string, error?: string }): Promise<AgentRun> {
@@ -93,7 +125,10 @@ export async function driveRun(deps: EngineDeps, runId: string): Promise<AgentRu
   const context = run.context as unknown as RunContext
   const messages = run.conversation as ChatMessage[]
   const system = systemPrompt(run.promptLayers as PromptLayer[])
-  const tools = deps.registry.specs(context.regime === 'allowlist' ? context.allowlist : undefined)
+  const allowed = context.regime === 'allowlist' ? context.allowlist : undefined
+  const skillTools = context.skillTools ?? null
+  // A skill narrows the tools, never widens them: the intersection with the regime's list.
+  const tools = deps.registry.specs(skillTools ? (allowed ?? deps.registry.list().map(t => t.name)).filter(name => skillTools.includes(name)) : allowed)
   for (;;) {
     if (run.iterations >= context.budget.iterations) return await finish(deps, run, 'stopped', { error: `budget: ${context.budget.iterations} iterations used` })
     if (run.tokensIn + run.tokensOut >= context.budget.tokens) return await finish(deps, run, 'stopped', { error: `budget: ${context.budget.tokens} tokens used` })
@@ -143,7 +178,7 @@ export async function driveRun(deps: EngineDeps, runId: string): Promise<AgentRu
     await recordTurn(deps, run.id, [modelStep, ...handled.map(outcome => outcome.step)], handled.map(outcome => outcome.approval ?? null), {
       ...counters, conversation: messages, ...(waiting ? { status: 'awaiting_approval' } : {}),
     }, messages.slice(persisted))
-    if (turn.toolCalls.length === 0) return await finish(deps, run, 'succeeded', { answer: turn.content })
+    if (turn.toolCalls.length === 0) return await finish(deps, run, 'succeeded', { answer: nameSkills(turn.content, context.forcedSkills.map(s => s.name)) })
     if (waiting) return (await getRun(deps.db, run.id))!
     if (context.budget.costUsd > 0 && turn.provider !== 'offline') {
       await deps.flushLedger?.()
@@ -226,7 +261,7 @@ async function handleCall(deps: EngineDeps, run: AgentRun, context: RunContext, 
     ({ step: { ...base, status, error }, message: toolMessage(call, `${status === 'denied' ? 'Refused' : 'Error'}: ${error}`, true) })
   if (call.error) return refuse('error', call.error)
   const standing = tool?.class === 'EXTERNAL_WRITE' ? await hasStandingApproval(deps.db, context.agent.codename, tool.name) : false
-  const decision = checkPolicy({ name: call.name, tool, regime: context.regime, role: context.actingUser.role, allowlist: context.allowlist, standing })
+  const decision = checkPolicy({ name: call.name, tool, regime: context.regime, role: context.actingUser.role, allowlist: context.allowlist, standing, skillTools: context.skillTools ?? null })
   if (decision.kind === 'deny') return refuse('denied', `${decision.code}: ${decision.reason}`)
   const parsed = tool!.input.safeParse(call.input)
   if (!parsed.success) return refuse('error', `invalid_input: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}`)

@@ -9,7 +9,7 @@ import { HUB_ROLE_RANK, type PersonRole, type Regime } from './vocabulary'
 export type PolicyDecision =
   | { kind: 'allow' }
   | { kind: 'ask' }
-  | { kind: 'deny', code: 'unknown_tool' | 'not_allowlisted' | 'role_forbids_write', reason: string }
+  | { kind: 'deny', code: 'unknown_tool' | 'not_allowlisted' | 'not_allowed_by_skill' | 'role_forbids_write', reason: string }
 
 export interface PolicyInput {
   name: string
@@ -19,6 +19,8 @@ export interface PolicyInput {
   allowlist: readonly string[]
   /** The agent holds a live standing approval for this tool. */
   standing: boolean
+  /** The tools the run's skills allow (null: no skill restricts); a skill never widens. */
+  skillTools?: readonly string[] | null
 }
 
 export function checkPolicy(input: PolicyInput): PolicyDecision {
@@ -26,6 +28,9 @@ export function checkPolicy(input: PolicyInput): PolicyDecision {
   if (!tool) return { kind: 'deny', code: 'unknown_tool', reason: `no tool named "${input.name.slice(0, 64)}" exists` }
   if ((input.regime === 'allowlist' || tool.allowlistOnly) && !input.allowlist.includes(tool.name)) {
     return { kind: 'deny', code: 'not_allowlisted', reason: `${tool.name} is not in this agent's allowlist` }
+  }
+  if (input.skillTools && !input.skillTools.includes(tool.name)) {
+    return { kind: 'deny', code: 'not_allowed_by_skill', reason: `${tool.name} is not among the tools the run's skills allow` }
   }
   if (tool.class !== 'READ' && input.regime === 'user' && HUB_ROLE_RANK[input.role] < HUB_ROLE_RANK.operator) {
     return { kind: 'deny', code: 'role_forbids_write', reason: `a ${input.role} cannot use ${tool.name} (${tool.class})` }

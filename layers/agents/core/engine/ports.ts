@@ -29,4 +29,8 @@ export interface ToolPorts {
   proposeInstructionChange: (input: { ownerEmail: string, body: string, reason: string, runId: string, proposedBy: string }) => Promise<{ proposalId: string, instructionId: string, baseVersion: number, diff: string }>
   /** Undo of a proposal: deletes it while it is pending; false once the person decided. */
   withdrawInstructionProposal: (id: string) => Promise<boolean>
+  /** Stores a draft skill of the owner (not routed, not enabled) for them to review and save in the library. */
+  draftSkill: (input: { ownerEmail: string, name: string, description: string, body: string, tags: string[] }) => Promise<{ skillId: number, name: string, link: string }>
+  /** Undo of a draft: deletes it while it is still a draft; false once the person saved it. */
+  discardDraftSkill: (skillId: number) => Promise<boolean>
 }

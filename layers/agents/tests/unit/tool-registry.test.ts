@@ -24,7 +24,7 @@ describe('the first tools', () => {
     expect(Object.fromEntries(registry.list().map(tool => [tool.name, tool.class]))).toEqual({
       recall_memory: 'READ', read_vault_note: 'READ', search_worksites: 'READ', read_work_item: 'READ',
       search_atlas_messages: 'READ', read_atlas_message: 'READ', read_agent_briefing: 'READ',
-      create_work_item: 'WRITE', create_vault_inbox_note: 'WRITE', propose_instruction_change: 'WRITE',
+      create_work_item: 'WRITE', create_vault_inbox_note: 'WRITE', propose_instruction_change: 'WRITE', draft_skill: 'WRITE',
       start_spawn: 'EXTERNAL_WRITE', draft_team_mail: 'EXTERNAL_WRITE',
     })
   })
@@ -61,7 +61,7 @@ describe('the policy', () => {
 
   it('lets a viewer read, never write', () => {
     expect(checkPolicy({ ...base, role: 'viewer', name: 'recall_memory', tool: tool('recall_memory') })).toEqual({ kind: 'allow' })
-    for (const name of ['create_work_item', 'create_vault_inbox_note', 'propose_instruction_change', 'start_spawn', 'draft_team_mail']) {
+    for (const name of ['create_work_item', 'create_vault_inbox_note', 'propose_instruction_change', 'draft_skill', 'start_spawn', 'draft_team_mail']) {
       expect(checkPolicy({ ...base, role: 'viewer', name, tool: tool(name) }), name).toMatchObject({ kind: 'deny', code: 'role_forbids_write' })
     }
   })
@@ -72,6 +72,15 @@ describe('the policy', () => {
     expect(checkPolicy({ ...base, standing: true, name: 'start_spawn', tool: tool('start_spawn') })).toEqual({ kind: 'allow' })
     expect(checkPolicy({ ...base, regime: 'allowlist', allowlist: ['recall_memory'], name: 'read_vault_note', tool: tool('read_vault_note') })).toMatchObject({ kind: 'deny', code: 'not_allowlisted' })
     expect(checkPolicy({ ...base, regime: 'allowlist', allowlist: ['start_spawn'], name: 'start_spawn', tool: tool('start_spawn') })).toEqual({ kind: 'ask' })
+  })
+
+  it('lets a skill narrow the tools, never widen them', () => {
+    expect(checkPolicy({ ...base, skillTools: ['recall_memory'], name: 'create_work_item', tool: tool('create_work_item') })).toMatchObject({ kind: 'deny', code: 'not_allowed_by_skill' })
+    expect(checkPolicy({ ...base, skillTools: ['recall_memory'], name: 'recall_memory', tool: tool('recall_memory') })).toEqual({ kind: 'allow' })
+    // A skill listing a tool the allowlist lacks does not grant it.
+    expect(checkPolicy({ ...base, regime: 'allowlist', allowlist: ['recall_memory'], skillTools: ['read_vault_note'], name: 'read_vault_note', tool: tool('read_vault_note') })).toMatchObject({ kind: 'deny', code: 'not_allowlisted' })
+    // Nor the role: a viewer's skill listing a write still cannot write.
+    expect(checkPolicy({ ...base, role: 'viewer', skillTools: ['create_work_item'], name: 'create_work_item', tool: tool('create_work_item') })).toMatchObject({ kind: 'deny', code: 'role_forbids_write' })
   })
 })
 

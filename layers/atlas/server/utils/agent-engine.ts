@@ -1,20 +1,28 @@
 import type { EngineDeps } from '../../../agents/core/engine/loop'
+import type { SkillRouterPort } from '../../../agents/core/engine/skills'
+import { skillRouterPort } from '../../../skills/core/port'
+import { routerSettings } from '../../../skills/core/settings'
 import { customAgentEngine } from '../../core/custom-agent-engine'
+
+let skillRouter: SkillRouterPort | undefined
 
 /**
  * The agent engine as the hub runs it: the AI facade, the first tools (plus delegation, offered
  * only to custom agents allowed to delegate) wired to memory, worksites, Atlas and the team
- * mail facade, per-person limits from the environment. Here (atlas, the top layer) because the
- * wiring reaches layers the engine may not import.
+ * mail facade, per-person limits from the environment, and the skills library's router. Here
+ * (atlas, the top layer) because the wiring reaches layers the engine may not import.
  */
 export async function useAgentEngine(): Promise<EngineDeps> {
   const ai = useAiFacade()
+  const db = await useDb()
   return customAgentEngine({
-    db: await useDb(),
+    db,
     ai,
     embedder: await useMemoryEmbedder('agent_recall'),
     vaultDir: useMemoryConfig().vaultDir,
     env: process.env,
+    // The person's enabled skills, indexed once per library state (kept across requests).
+    skillRouter: (skillRouter ??= skillRouterPort(db, routerSettings(process.env))),
     log: line => console.warn(line),
   })
 }

@@ -4,7 +4,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
 import { learnSkillProposals, SKILL_PROPOSAL_STATUSES, type LearnSkillProposal, type SkillProposalStatus } from '../../../../db/schema/learn-skills'
-import { skills, type Skill } from '../../../../db/schema/skills'
+import { skillEnablements, skillVersions, skills, type Skill } from '../../../../db/schema/skills'
 
 export { SKILL_PROPOSAL_STATUSES }
 
@@ -88,7 +88,11 @@ export async function promoteSkillProposal(db: Db, input: { id: number, actor: s
     if (clash) throw new SkillProposalError('skill_exists', `a skill named "${name}" already exists`, { name, skillId: clash.id })
     const [skill] = await tx.insert(skills).values({
       name, description: input.description ?? proposal.description, body: input.body ?? proposal.body, tags: proposal.tags, sourceProposalId: proposal.id, createdBy: input.actor,
+      ownerEmail: input.actor, origin: 'proposal',
     }).returning()
+    // A skill is a versioned document: the promotion is its version 1, enabled for the founder who promoted it.
+    await tx.insert(skillVersions).values({ skillId: skill!.id, version: 1, description: skill!.description, body: skill!.body, tags: skill!.tags, note: `promoted from proposal ${proposal.id}`, createdBy: input.actor })
+    await tx.insert(skillEnablements).values({ skillId: skill!.id, email: input.actor, enabled: true })
     return skill!
   })
 }

@@ -1,0 +1,201 @@
+// The skill router (seed 003 §13.2, issue 21 Deliver 3). Candidates come from a hybrid recall
+// over name + description — a lexical arm (BM25 over stems) and a vector arm (the offline
+// embedder, or any embedder passed in), fused by RRF (k = 60), top 8. Thresholds on the best
+// candidate's match score then decide deterministically: at or above `high` the best are
+// applied (at most two automatic skills), between `low` and `high` the run's model chooses
+// among the candidates (offline: none), below `low` none. Skills forced with `/name` are never
+// dropped and do not count against the cap. Every decision is returned with its scores so the
+// engine writes it as a run step.
+import { reciprocalRankFusion } from '../../memory/core/recall/fusion'
+import { cosine, stems, vectorOf } from './text'
+
+export interface RoutableSkill { id: number, name: string, description: string }
+
+export interface RouterSettings {
+  /** Match score at or above which the best candidates are applied without asking the model. */
+  high: number
+  /** Match score below which no skill is applied. */
+  low: number
+  /** Candidates kept after fusion. */
+  topK: number
+  /** Automatic skills per run (forced ones are not counted). */
+  maxAuto: number
+}
+
+/** Documented defaults (README "Skills"): calibrated on the router test set (layers/skills/tests). */
+export const DEFAULT_ROUTER_SETTINGS: RouterSettings = { high: 0.45, low: 0.2, topK: 8, maxAuto: 2 }
+
+interface IndexedSkill extends RoutableSkill { stems: Map<string, number>, nameStems: string[], length: number, vector: Float64Array }
+
+export interface SkillIndex {
+  skills: IndexedSkill[]
+  byName: Map<string, IndexedSkill>
+  /** Document frequency of each stem. */
+  df: Map<string, number>
+  averageLength: number
+}
+
+export function buildSkillIndex(list: RoutableSkill[]): SkillIndex {
+  const df = new Map<string, number>()
+  const indexed = list.map((skill) => {
+    const text = `${skill.name.replace(/-/g, ' ')} ${skill.description}`
+    const counts = new Map<string, number>()
+    for (const s of stems(text)) counts.set(s, (counts.get(s) ?? 0) + 1)
+    for (const s of counts.keys()) df.set(s, (df.get(s) ?? 0) + 1)
+    return { ...skill, stems: counts, nameStems: [...new Set(stems(skill.name.replace(/-/g, ' ')))], length: [...counts.values()].reduce((a, b) => a + b, 0), vector: vectorOf(text) }
+  })
+  const averageLength = indexed.reduce((sum, s) => sum + s.length, 0) / Math.max(1, indexed.length)
+  return { skills: indexed, byName: new Map(indexed.map(s => [s.name, s])), df, averageLength }
+}
+
+export interface Candidate {
+  name: string
+  id: number
+  /**
+   * The match score the thresholds read: 0.6 × coverage + 0.4 × cosine, coverage being the
+   * better of the idf-weighted share of the request's words the skill covers and the share of
+   * the skill's name the request says (so context around "triage this bug report" does not
+   * hide the skill it names).
+   */
+  score: number
+  lexicalRank: number | null
+  vectorRank: number | null
+  rrf: number
+}
+
+const K1 = 1.2
+const B = 0.75
+
+function idf(index: SkillIndex, term: string): number {
+  const n = index.skills.length
+  const d = index.df.get(term) ?? 0
+  return Math.log(1 + (n - d + 0.5) / (d + 0.5))
+}
+
+/** The hybrid recall: top-K candidates by RRF of the lexical and vector arms, each with its match score. */
+export function candidatesFor(index: SkillIndex, request: string, settings: RouterSettings = DEFAULT_ROUTER_SETTINGS, exclude: Set<string> = new Set()): Candidate[] {
+  const terms = [...new Set(stems(request))]
+  if (terms.length === 0 || index.skills.length === 0) return []
+  const termSet = new Set(terms)
+  const weights = terms.map(term => idf(index, term))
+  const totalWeight = weights.reduce((a, b) => a + b, 0)
+  const query = vectorOf(request)
+  const lexical: Array<{ skill: IndexedSkill, bm25: number, coverage: number }> = []
+  const vector: Array<{ skill: IndexedSkill, cos: number }> = []
+  for (const skill of index.skills) {
+    if (exclude.has(skill.name)) continue
+    let bm25 = 0
+    let covered = 0
+    terms.forEach((term, i) => {
+      const tf = skill.stems.get(term)
+      if (!tf) return
+      covered += weights[i]!
+      bm25 += weights[i]! * (tf * (K1 + 1)) / (tf + K1 * (1 - B + B * skill.length / index.averageLength))
+    })
+    if (bm25 > 0) {
+      const nameWeight = skill.nameStems.reduce((sum, s) => sum + idf(index, s), 0)
+      const said = skill.nameStems.reduce((sum, s) => sum + (termSet.has(s) ? idf(index, s) : 0), 0)
+      // Only a name said (nearly) whole counts: one shared verb ("prepare") is not a match.
+      const named = nameWeight > 0 && said / nameWeight >= 0.75 ? said / nameWeight : 0
+      lexical.push({ skill, bm25, coverage: Math.max(totalWeight > 0 ? covered / totalWeight : 0, named) })
+    }
+    vector.push({ skill, cos: cosine(query, skill.vector) })
+  }
+  lexical.sort((a, b) => b.bm25 - a.bm25 || a.skill.id - b.skill.id)
+  vector.sort((a, b) => b.cos - a.cos || a.skill.id - b.skill.id)
+  const depth = settings.topK * 4
+  const lexicalTop = lexical.slice(0, depth)
+  const vectorTop = vector.slice(0, depth)
+  const coverage = new Map(lexicalTop.map(entry => [entry.skill.name, entry.coverage]))
+  const cosines = new Map(vectorTop.map(entry => [entry.skill.name, entry.cos]))
+  const fused = reciprocalRankFusion([lexicalTop.map(entry => entry.skill.name), vectorTop.map(entry => entry.skill.name)])
+  return fused.slice(0, settings.topK).map((entry) => {
+    const skill = index.byName.get(entry.key)!
+    const cos = cosines.get(entry.key) ?? cosine(query, skill.vector)
+    const score = 0.6 * (coverage.get(entry.key) ?? 0) + 0.4 * Math.max(0, cos)
+    return { name: entry.key, id: skill.id, score: round(score), lexicalRank: entry.ranks[0] ?? null, vectorRank: entry.ranks[1] ?? null, rrf: round(entry.score) }
+  }).sort((a, b) => b.score - a.score || b.rrf - a.rrf || (a.name < b.name ? -1 : 1))
+}
+
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000
+}
+
+const FORCED = /(?:^|\s)\/([a-z0-9]+(?:-[a-z0-9]+)*)(?=$|[\s.,;:!?])/g
+
+/** The `/name` skills a person forced in the request. */
+export function forcedNames(request: string): string[] {
+  return [...new Set([...request.matchAll(FORCED)].map(match => match[1]!))]
+}
+
+export type Branch = 'high' | 'model' | 'ambiguous_offline' | 'low' | 'no_candidate'
+export type KeptMode = 'forced' | 'auto' | 'model'
+
+export interface RouterDecision {
+  request: string
+  branch: Branch
+  settings: RouterSettings
+  kept: Array<{ name: string, id: number | null, mode: KeptMode, score: number | null }>
+  dropped: Array<{ name: string, reason: string, score: number | null }>
+  candidates: Candidate[]
+}
+
+export interface RouteInput {
+  request: string
+  /** Names forced by the caller besides the request's `/name` words. */
+  forced?: string[]
+  settings?: RouterSettings
+  /**
+   * The run's model choosing among candidates (the between-thresholds branch). Absent when
+   * offline: only the deterministic branches run.
+   */
+  choose?: (request: string, candidates: Candidate[]) => Promise<string[]>
+}
+
+export async function routeSkills(index: SkillIndex, input: RouteInput): Promise<RouterDecision> {
+  const settings = input.settings ?? DEFAULT_ROUTER_SETTINGS
+  const forced = [...new Set([...(input.forced ?? []), ...forcedNames(input.request)])]
+  const kept: RouterDecision['kept'] = []
+  const dropped: RouterDecision['dropped'] = []
+  for (const name of forced) {
+    const skill = index.byName.get(name)
+    if (skill) kept.push({ name, id: skill.id, mode: 'forced', score: null })
+    else dropped.push({ name, reason: 'forced_unknown: no enabled skill of this name', score: null })
+  }
+  const text = input.request.replace(FORCED, ' ')
+  const candidates = candidatesFor(index, text, settings, new Set(forced))
+  const best = candidates[0]?.score ?? 0
+  let branch: Branch
+  let chosen: Array<{ candidate: Candidate, mode: KeptMode }> = []
+  if (candidates.length === 0) branch = 'no_candidate'
+  else if (best >= settings.high) {
+    branch = 'high'
+    chosen = candidates.filter(c => c.score >= settings.high).slice(0, settings.maxAuto).map(candidate => ({ candidate, mode: 'auto' }))
+  }
+  else if (best >= settings.low) {
+    const eligible = candidates.filter(c => c.score >= settings.low)
+    if (input.choose) {
+      branch = 'model'
+      const picked = new Set(await input.choose(text, eligible))
+      // The model picks only among candidates, never more than the cap.
+      chosen = eligible.filter(c => picked.has(c.name)).slice(0, settings.maxAuto).map(candidate => ({ candidate, mode: 'model' }))
+    }
+    else branch = 'ambiguous_offline'
+  }
+  else branch = 'low'
+  const keptNames = new Set(chosen.map(c => c.candidate.name))
+  for (const { candidate, mode } of chosen) kept.push({ name: candidate.name, id: candidate.id, mode, score: candidate.score })
+  for (const candidate of candidates) {
+    if (keptNames.has(candidate.name)) continue
+    dropped.push({ name: candidate.name, score: candidate.score, reason: dropReason(branch, candidate, settings) })
+  }
+  return { request: input.request, branch, settings, kept, dropped, candidates }
+}
+
+function dropReason(branch: Branch, candidate: Candidate, settings: RouterSettings): string {
+  if (candidate.score < settings.low) return 'below_low'
+  if (branch === 'high') return candidate.score >= settings.high ? 'cap' : 'below_high'
+  if (branch === 'model') return 'not_chosen_by_model'
+  if (branch === 'ambiguous_offline') return 'ambiguous_offline: no model to choose'
+  return 'below_low'
+}

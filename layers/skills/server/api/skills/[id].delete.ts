@@ -1,0 +1,9 @@
+import { deleteSkill } from '../../../core/library'
+
+// Deletes one's own skill; a built-in answers 409 (disable it instead).
+export default defineEventHandler(async (event) => {
+  const id = skillId(event)
+  const actor = skillActor(event)
+  await skillCall(async () => await deleteSkill(await useSkillsDb(), actor, id))
+  return { deleted: id }
+})

@@ -1,0 +1,9 @@
+import { CreateSkillBody, createSkill } from '../../../core/library'
+
+// A skill written by hand: version 1, enabled for its author.
+export default defineEventHandler(async (event) => {
+  const body = skillInput(CreateSkillBody, await readBody(event).catch(() => undefined))
+  const actor = skillActor(event)
+  const db = await useSkillsDb()
+  return await skillCall(async () => await createSkill(db, actor, body))
+})
