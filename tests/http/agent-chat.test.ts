@@ -75,8 +75,10 @@ describe('the agent chat routes', () => {
 
     const events = await readStream(runId, 'operator')
     const steps = events.filter(event => event.event === 'step').map(event => JSON.parse(event.data) as { seq: number, kind: string, tool: string | null })
-    expect(steps.map(step => step.seq)).toEqual([1, 2, 3])
-    expect(steps[1]).toMatchObject({ kind: 'tool', tool: 'recall_memory' })
+    // The skill router's decision comes first: every run of the hub's engine records it (issue 21).
+    expect(steps.map(step => step.seq)).toEqual([1, 2, 3, 4])
+    expect(steps[0]).toMatchObject({ kind: 'skills' })
+    expect(steps[2]).toMatchObject({ kind: 'tool', tool: 'recall_memory' })
     expect(events.filter(event => event.event === 'status').map(event => event.data).at(-1)).toBe('succeeded')
     expect(events.at(-1)!.event).toBe('done')
     const done = JSON.parse(events.at(-1)!.data) as { run: { status: string, answer: string, surface: string, conversationId: string }, sources: Array<{ kind: string, ref: string }> }
@@ -86,7 +88,7 @@ describe('the agent chat routes', () => {
 
     // A finished run's stream sends everything at once and closes.
     const again = await readStream(runId, 'operator')
-    expect(again.map(event => event.event)).toEqual(['step', 'step', 'step', 'status', 'done'])
+    expect(again.map(event => event.event)).toEqual(['step', 'step', 'step', 'step', 'status', 'done'])
   })
 
   it('continues the conversation and lists it for its person', async () => {
