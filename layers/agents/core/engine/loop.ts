@@ -60,7 +60,9 @@ export async function createRun(deps: EngineDeps, request: RunContextRequest): P
   const allowed = await surfaceModels(deps.db, modelSurfaceOf(parsed.agent.codename))
   const resolution = resolveModel(allowed, deps.providers?.() ?? [], { request: parsed.modelRequest, preference: parsed.modelPreference })
   let context: RunContext = { ...parsed, modelResolution: resolution }
-  const selection = deps.skillRouter ? await selectSkills(deps, deps.skillRouter, context) : null
+  // The library routes only a person's own runs: an allowlist run (a custom agent) uses the
+  // skills its allowlist gives it and nothing from its owner's library (P3, seed 003 §16.1).
+  const selection = deps.skillRouter && context.regime === 'user' ? await selectSkills(deps, deps.skillRouter, context) : null
   if (selection) {
     const given = new Set(context.forcedSkills.map(s => s.name))
     const added = selection.skills.filter(s => !given.has(s.name))
