@@ -1,12 +1,12 @@
 // Feature 7, project proactivity: each active project of an active tenant whose contacts wrote
 // in the last 30 days gets its mail exchange with the tenant linked into threads
-// (mail-thread.ts); the thread to watch (the latest one naming the project, else the latest)
-// goes, untrusted-wrapped and bounded, to one model call that classifies it: archive,
-// action_required, awaiting_reply or nothing. One classification per project and night in
-// learn_project_threads (a re-run the same night classifies nothing again); the
-// action_required ones go into the morning mail. An answer outside the schema, or the model
-// down, is reported for that project and stores nothing; the others go on. A dry-run links
-// and counts, and calls no model.
+// (mail-thread.ts). The thread to watch — the latest one naming the project, else the latest
+// naming no other project of the tenant — goes, untrusted-wrapped and bounded, to one model
+// call that classifies it: archive, action_required, awaiting_reply or nothing. One
+// classification per project and night in learn_project_threads (a re-run the same night
+// classifies nothing again); the action_required ones go into the morning mail. An answer
+// outside the schema, or the model down, is reported for that project and stores nothing;
+// the others go on. A dry-run links and counts, and calls no model.
 import { z } from 'zod'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { clients } from '../../../../db/schema/clients'
@@ -75,10 +75,14 @@ async function tenantThreads(ctx: NightlyContext, tenantId: string, since: Date)
   return linkThreads([...inbound, ...outbound], replies)
 }
 
-/** The latest thread whose subject names the project, else the latest thread. */
-function watchedThread(threads: MailThread[], project: Project): MailThread | undefined {
-  const name = normaliseSubject(project.name)
-  return threads.find(t => name.length > 0 && t.mails.some(m => normaliseSubject(m.subject).includes(name))) ?? threads[0]
+/** The latest thread whose subject names the project, else the latest one naming none of the tenant's other projects. */
+function watchedThread(threads: MailThread[], project: Project, siblings: Project[]): MailThread | undefined {
+  const names = (t: MailThread, p: Project) => {
+    const name = normaliseSubject(p.name)
+    return name.length > 0 && t.mails.some(m => normaliseSubject(m.subject).includes(name))
+  }
+  const others = siblings.filter(p => p.id !== project.id)
+  return threads.find(t => names(t, project)) ?? threads.find(t => !others.some(p => names(t, p)))
 }
 
 export function threadPrompt(project: Project, thread: MailThread, nonce?: string): string {
@@ -121,7 +125,7 @@ export const projectProactivity: NightlyFeature = {
         continue
       }
       if (!threadsByTenant.has(project.tenantId)) threadsByTenant.set(project.tenantId, await tenantThreads(ctx, project.tenantId, since))
-      const thread = watchedThread(threadsByTenant.get(project.tenantId)!, project)
+      const thread = watchedThread(threadsByTenant.get(project.tenantId)!, project, projects.filter(p => p.tenantId === project.tenantId))
       if (!thread) {
         counts.noThread++
         continue
