@@ -200,7 +200,7 @@ async function tenantSlugs(db: Db, tenants: string[]): Promise<string[]> {
 /** `and (<column> is null or <column> in tenants)`; nothing when the run is not scoped. */
 function tenantScope(column: SQL, tenants: string[] | null | undefined): SQL {
   if (!tenants) return sql``
-  return tenants.length > 0 ? sql`and (${column} is null or ${column} in ${tenants.map(id => sql`${id}::uuid`).reduce((all, id) => sql`${all}, ${id}`)})` : sql`and ${column} is null`
+  return tenants.length > 0 ? sql`and (${column} is null or ${column} in (${sql.join(tenants.map(id => sql`${id}::uuid`), sql`, `)}))` : sql`and ${column} is null`
 }
 
 async function workItemInTenants(db: Db, entity: 'task' | 'job' | 'chantier', id: string, tenants: string[]): Promise<boolean> {
