@@ -110,7 +110,7 @@ it('drafts an agent from the chat, reviews and saves it with only the confirmed 
 })
 
 it('lets only a founder set the studio policy, which every custom run then follows', async () => {
-  expect((await call('PUT', '/agents/studio-policy', 'operator', { tools: ['recall_memory'] })).status).toBe(403)
+  expect((await call('PUT', '/agents/studio-policy', 'operator', { tools: ['recall_memory'] })).json.data).toMatchObject({ code: 'forbidden', requiredRole: 'founder' })
   expect((await call('PUT', '/agents/studio-policy', 'founder', { tools: ['nope'] })).json.data).toMatchObject({ code: 'unknown_tools' })
   const saved = await call('PUT', '/agents/studio-policy', 'founder', { tools: ['recall_memory'] })
   expect(saved.json).toMatchObject({ tools: ['recall_memory'], updatedBy: 'founder@studio.test' })
