@@ -163,6 +163,8 @@ export async function saveCustomAgent(db: Db, editor: Editor, name: string, conf
   const { agent, level } = await agentAtLevel(db, editor, name, 'edit')
   // `edit` changes what the agent says and when it wakes, never what it may touch.
   if (level !== 'full' && changesAccess(agent, config)) throw new EngineError('share_level_too_low', `${name}: changing its access (allowlist, delegation) needs "full"`, 403, { level, needed: 'full' })
+  // Instruction documents are personal: only the owner links another of theirs.
+  if (editor.email !== agent.ownerEmail && config.instructionId && config.instructionId !== agent.instructionId) throw new EngineError('invalid_instructions', 'instructionId: only the owner links one of their instruction documents', 400)
   await checkReferences(db, agent.ownerEmail, config)
   await db.transaction(async (tx) => {
     const [current] = await tx.select({ version: agentCustom.version }).from(agentCustom).where(eq(agentCustom.codename, name)).for('update')

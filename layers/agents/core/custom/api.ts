@@ -55,5 +55,7 @@ export async function customAgentPage(db: Db, viewer: Editor, codename: string, 
   ])
   const steps = runs.length > 0 ? await db.select({ runId: agentRunSteps.runId, skills: agentRunSteps.skills }).from(agentRunSteps).where(inArray(agentRunSteps.runId, runs.map(run => run.id))) : []
   const skillsOf = (id: string) => [...new Set(steps.filter(step => step.runId === id).flatMap(step => step.skills))]
-  return { ...view, schedules, runs: runs.map(run => ({ ...run, skills: skillsOf(run.id) })), fires, options: { tools, instructions, skills: skillRows, tenants }, level, shares, studioTools: policy.tools }
+  // Instruction documents are personal: someone the agent is shared with sees only the linked one's title.
+  const documents = viewer.email === view.agent.ownerEmail ? instructions : instructions.filter(doc => doc.id === view.agent.instructionId)
+  return { ...view, schedules, runs: runs.map(run => ({ ...run, skills: skillsOf(run.id) })), fires, options: { tools, instructions: documents, skills: skillRows, tenants }, level, shares, studioTools: policy.tools }
 }

@@ -74,6 +74,8 @@ describeOnBothDatabases('custom agent sharing', (database) => {
     const widened = { ...base, allowlist: { ...base.allowlist, tools: [...base.allowlist.tools, 'create_vault_inbox_note'] } }
     await expect(saveCustomAgent(db, EDITOR, 'shared-bot', widened)).rejects.toMatchObject({ status: 403, code: 'share_level_too_low', details: { needed: 'full' } })
     await expect(saveCustomAgent(db, EDITOR, 'shared-bot', { ...base, canDelegate: true })).rejects.toMatchObject({ status: 403 })
+    // Instruction documents are personal: a sharee cannot link one (not even by id).
+    await expect(saveCustomAgent(db, EDITOR, 'shared-bot', { ...base, instructionId: '00000000-0000-4000-8000-000000000abc' })).rejects.toMatchObject({ status: 400, code: 'invalid_instructions' })
     const saved = await saveCustomAgent(db, FULL, 'shared-bot', widened)
     expect(saved.agent.allowlist.tools).toContain('create_vault_inbox_note')
     expect((await customAgentPage(db, FULL, 'shared-bot')).shares.map(s => [s.email, s.level])).toEqual(expect.arrayContaining([[USER.email, 'use'], [EDITOR.email, 'edit']]))
