@@ -18,6 +18,8 @@ export interface ArmFilter {
   agent: string | null
   /** A client tenant: its own chunks and the shared ones (no tenant), never another tenant's. */
   tenant?: string | null
+  /** A set of tenants (an allowlisted run): their chunks and the shared ones; an empty set, the shared ones only. */
+  tenants?: readonly string[] | null
   limit: number
 }
 
@@ -35,6 +37,7 @@ function filters(filter: ArmFilter): SQL {
   if (filter.types && filter.types.length < SOURCE_TYPES.length) parts.push(sql`and (e.source_type in ${filter.types} or (e.source_type = 'note' and e.metadata->>'scope' in ${filter.types}))`)
   if (filter.agent) parts.push(sql`and e.agent = ${filter.agent}`)
   if (filter.tenant) parts.push(sql`and (e.tenant is null or e.tenant = ${filter.tenant})`)
+  if (filter.tenants) parts.push(filter.tenants.length > 0 ? sql`and (e.tenant is null or e.tenant in ${[...filter.tenants]})` : sql`and e.tenant is null`)
   // Archived lessons are invisible to recall. A scalar sub-select (not NOT EXISTS, which the
   // planner turns into an anti-join that bypasses the HNSW index) checked per candidate;
   // the cast only ever sees numeric ids.
