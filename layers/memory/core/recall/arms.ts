@@ -18,6 +18,11 @@ export interface ArmFilter {
   agent: string | null
   /** A client tenant: its own chunks and the shared ones (no tenant), never another tenant's. */
   tenant?: string | null
+  /**
+   * Only these source ids (the skill router: a person's enabled skills). Skills are recalled
+   * only this way — a private skill never surfaces in anyone else's memory recall.
+   */
+  sourceIds?: string[] | null
   limit: number
 }
 
@@ -29,12 +34,21 @@ export function efSearchFor(limit: number): number {
   return Math.min(1000, Math.max(EF_SEARCH_MIN, limit))
 }
 
+/** A PostgreSQL text[] literal: every element double-quoted, backslashes and quotes escaped. */
+export function textArrayLiteral(values: readonly string[]): string {
+  return `{${values.map(value => `"${value.replace(/[\\"]/g, match => `\\${match}`)}"`).join(',')}}`
+}
+
 function filters(filter: ArmFilter): SQL {
   const parts: SQL[] = []
   // A note whose front matter says `type: doctrine` answers the doctrine scope too.
   if (filter.types && filter.types.length < SOURCE_TYPES.length) parts.push(sql`and (e.source_type in ${filter.types} or (e.source_type = 'note' and e.metadata->>'scope' in ${filter.types}))`)
   if (filter.agent) parts.push(sql`and e.agent = ${filter.agent}`)
   if (filter.tenant) parts.push(sql`and (e.tenant is null or e.tenant = ${filter.tenant})`)
+  if (!filter.sourceIds) parts.push(sql`and e.source_type <> 'skill'`)
+  else if (filter.sourceIds.length === 0) parts.push(sql`and false`)
+  // One parameter (a text[]), joined as a set: `= any($1)` under a prepared statement's generic plan compares each row with every id.
+  else parts.push(sql`and e.source_id in (select unnest(${textArrayLiteral(filter.sourceIds)}::text[]))`)
   // Archived lessons are invisible to recall. A scalar sub-select (not NOT EXISTS, which the
   // planner turns into an anti-join that bypasses the HNSW index) checked per candidate;
   // the cast only ever sees numeric ids.

@@ -8,5 +8,8 @@ export default defineEventHandler(async (event) => {
   const { id, version } = skillInput(Params, getRouterParams(event))
   const body = skillInput(RestoreSkillBody, (await readBody(event).catch(() => undefined)) ?? {})
   const actor = skillActor(event)
-  return await skillCall(async () => await restoreSkillVersion(await useSkillsDb(), actor, id, version, body))
+  const db = await useSkillsDb()
+  const view = await skillCall(async () => await restoreSkillVersion(db, actor, id, version, body))
+  await reindexSkills(db)
+  return view
 })
