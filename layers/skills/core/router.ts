@@ -163,9 +163,19 @@ export function forcedNames(request: string): string[] {
 export type Branch = 'high' | 'model' | 'ambiguous_offline' | 'low' | 'no_candidate'
 export type KeptMode = 'forced' | 'auto' | 'model'
 
+/** What the run's model answered between the thresholds, and why that applied what it did. */
+export interface ModelChoice {
+  /** Every name the model said (a hostile or malformed answer included). */
+  answered: string[]
+  /** Names said that were not among the candidates: never applied. */
+  rejected: string[]
+  note: string
+}
+
 export interface RouterDecision {
   request: string
   branch: Branch
+  model?: ModelChoice
   settings: RouterSettings
   kept: Array<{ name: string, id: number | null, mode: KeptMode, score: number | null }>
   dropped: Array<{ name: string, reason: string, score: number | null }>
@@ -204,6 +214,7 @@ export async function routeSkills(index: SkillIndex, input: RouteInput): Promise
   const best = candidates[0]?.score ?? 0
   let branch: Branch
   let chosen: Array<{ candidate: Candidate, mode: KeptMode }> = []
+  let model: ModelChoice | undefined
   if (candidates.length === 0) branch = 'no_candidate'
   else if (best >= settings.high) {
     branch = 'high'
@@ -213,9 +224,19 @@ export async function routeSkills(index: SkillIndex, input: RouteInput): Promise
     const eligible = candidates.filter(c => c.score >= settings.low)
     if (input.choose) {
       branch = 'model'
-      const picked = new Set(await input.choose(text, eligible))
+      let answered: string[] = []
+      let failure: string | null = null
+      try {
+        answered = await input.choose(text, eligible)
+      }
+      catch (error) {
+        // A failed model call applies none; the run goes on and the step says why.
+        failure = (error as Error).message
+      }
+      const picked = new Set(answered)
       // The model picks only among candidates, never more than the cap.
       chosen = eligible.filter(c => picked.has(c.name)).slice(0, settings.maxAuto).map(candidate => ({ candidate, mode: 'model' }))
+      model = modelChoice(answered, eligible, chosen.map(c => c.candidate.name), failure)
     }
     else branch = 'ambiguous_offline'
   }
@@ -226,7 +247,18 @@ export async function routeSkills(index: SkillIndex, input: RouteInput): Promise
     if (keptNames.has(candidate.name)) continue
     dropped.push({ name: candidate.name, score: candidate.score, reason: dropReason(branch, candidate, settings) })
   }
-  return { request: input.request, branch, settings, kept, dropped, candidates }
+  return { request: input.request, branch, ...(model ? { model } : {}), settings, kept, dropped, candidates }
+}
+
+function modelChoice(answered: string[], eligible: Candidate[], applied: string[], failure: string | null): ModelChoice {
+  const names = new Set(eligible.map(c => c.name))
+  const rejected = [...new Set(answered.filter(name => !names.has(name)))]
+  let note: string
+  if (failure !== null) note = `model_error: none applied (${failure.slice(0, 300)})`
+  else if (applied.length > 0) note = rejected.length > 0 ? `applied ${applied.join(', ')}; ignored names not among the candidates: ${rejected.join(', ')}` : `applied ${applied.join(', ')}`
+  else if (rejected.length > 0) note = `none applied: the model named only names not among the candidates (${rejected.join(', ')})`
+  else note = 'none applied: the model chose none'
+  return { answered, rejected, note }
 }
 
 function dropReason(branch: Branch, candidate: Candidate, settings: RouterSettings): string {
