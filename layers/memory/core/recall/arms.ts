@@ -20,6 +20,11 @@ export interface ArmFilter {
   tenant?: string | null
   /** A set of tenants (an allowlisted run): their chunks and the shared ones; an empty set, the shared ones only. */
   tenants?: readonly string[] | null
+  /**
+   * Only these source ids (the skill router: a person's enabled skills). Skills are recalled
+   * only this way — a private skill never surfaces in anyone else's memory recall.
+   */
+  sourceIds?: string[] | null
   limit: number
 }
 
@@ -31,6 +36,11 @@ export function efSearchFor(limit: number): number {
   return Math.min(1000, Math.max(EF_SEARCH_MIN, limit))
 }
 
+/** A PostgreSQL text[] literal: every element double-quoted, backslashes and quotes escaped. */
+export function textArrayLiteral(values: readonly string[]): string {
+  return `{${values.map(value => `"${value.replace(/[\\"]/g, match => `\\${match}`)}"`).join(',')}}`
+}
+
 function filters(filter: ArmFilter): SQL {
   const parts: SQL[] = []
   // A note whose front matter says `type: doctrine` answers the doctrine scope too.
@@ -38,6 +48,10 @@ function filters(filter: ArmFilter): SQL {
   if (filter.agent) parts.push(sql`and e.agent = ${filter.agent}`)
   if (filter.tenant) parts.push(sql`and (e.tenant is null or e.tenant = ${filter.tenant})`)
   if (filter.tenants) parts.push(filter.tenants.length > 0 ? sql`and (e.tenant is null or e.tenant in ${[...filter.tenants]})` : sql`and e.tenant is null`)
+  if (!filter.sourceIds) parts.push(sql`and e.source_type <> 'skill'`)
+  else if (filter.sourceIds.length === 0) parts.push(sql`and false`)
+  // One parameter (a text[]), joined as a set: `= any($1)` under a prepared statement's generic plan compares each row with every id.
+  else parts.push(sql`and e.source_id in (select unnest(${textArrayLiteral(filter.sourceIds)}::text[]))`)
   // Archived lessons are invisible to recall. A scalar sub-select (not NOT EXISTS, which the
   // planner turns into an anti-join that bypasses the HNSW index) checked per candidate;
   // the cast only ever sees numeric ids.
