@@ -3,7 +3,7 @@
 // itself, which must reach the index scan and end with the statement.
 import { beforeAll, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { drizzle } from 'drizzle-orm/postgres-js'
+import { PgDialect } from 'drizzle-orm/pg-core'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { offlineEmbedding } from '../../../ai/core/offline/embed'
 import { efSearchFor, scanSettingsFor, semanticQuery } from '../../core/recall/arms'
@@ -100,7 +100,8 @@ describeOnBothDatabases('recall at 10,000 chunks', (database, kind) => {
     // On one connection: the arm, then the session's settings, still pgvector's defaults.
     const reserved = await client.reserve()
     try {
-      expect(await drizzle(reserved).execute(semanticQuery(literal(query), MODEL, filter, index))).toHaveLength(150)
+      const statement = new PgDialect().sqlToQuery(semanticQuery(literal(query), MODEL, filter, index))
+      expect(await reserved.unsafe(statement.sql, statement.params as never[])).toHaveLength(150)
       const [after] = await reserved.unsafe<Array<{ ef: string, scan: string }>>(`select current_setting('hnsw.ef_search') as ef, current_setting('hnsw.iterative_scan') as scan`)
       expect(after).toEqual({ ef: '40', scan: 'off' })
     }
