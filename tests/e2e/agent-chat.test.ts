@@ -12,7 +12,7 @@ import { indexNotes } from '../../layers/memory/core/vault/indexer'
 import { syncVectors } from '../../layers/memory/core/vectors/sync'
 import { offlineEmbedder } from '../../layers/memory/tests/fixtures/embedders'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser, signInPage } from '../helpers/browser'
+import { hydrated, launchBrowser, signedInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 
 let hub: Hub
@@ -38,12 +38,7 @@ beforeAll(async () => {
   await signInEveryRole(hub)
   mkdirSync(SCREENS, { recursive: true })
   browser = await launchBrowser()
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-  page.on('pageerror', error => errors.push(`page error: ${error.message}`))
-  page.on('response', (response) => {
-    if (response.url().includes('/api/') && response.status() >= 400) errors.push(`${response.status()} ${response.url()}`)
-  })
-  await signInPage(page, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' })
+  page = await signedInPage(browser, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' }, errors)
 }, 240_000)
 
 afterAll(async () => {
@@ -54,8 +49,7 @@ afterAll(async () => {
 
 it('asks the agent from the command palette, sees the cited note and opens the run\'s steps', async () => {
   await page.goto(`${hub.url}/hub/worksites`)
-  await page.waitForLoadState('networkidle')
-  await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
+  await hydrated(page)
 
   await page.keyboard.press('Control+k')
   const palette = page.getByPlaceholder('Pages, agents, messages, notes…')

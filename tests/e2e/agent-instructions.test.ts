@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, signIn, signInEveryRole, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser, signInPage } from '../helpers/browser'
+import { formField, hydrated, launchBrowser, signedInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 
 let hub: Hub
@@ -20,13 +20,6 @@ let founder: Page
 const errors: string[] = []
 const SCREENS = join(TESTS_TMP, 'screens')
 const POLL = { timeout: 15_000 }
-
-function watch(page: Page) {
-  page.on('pageerror', error => errors.push(`page error: ${error.message}`))
-  page.on('response', (response) => {
-    if (response.url().includes('/api/') && response.status() >= 400) errors.push(`${response.status()} ${response.url()}`)
-  })
-}
 
 beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1', AI_OFFLINE: '1' } })
@@ -41,12 +34,8 @@ beforeAll(async () => {
   if (set.status !== 200) throw new Error(`setting the model list failed: ${set.status}`)
   mkdirSync(SCREENS, { recursive: true })
   browser = await launchBrowser()
-  operator = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-  watch(operator)
-  await signInPage(operator, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' })
-  founder = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()
-  watch(founder)
-  await signInPage(founder, hub.url, FOUNDER)
+  operator = await signedInPage(browser, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' }, errors)
+  founder = await signedInPage(browser, hub.url, FOUNDER, errors)
 }, 240_000)
 
 afterAll(async () => {
@@ -54,13 +43,7 @@ afterAll(async () => {
   await hub?.interrupt()
 })
 
-/** A Nuxt UI field's own input, whether the test id lands on its wrapper or on the element. */
-const field = (page: Page, testId: string, tag: 'input' | 'textarea') => page.locator(`[data-testid="${testId}"] ${tag}, ${tag}[data-testid="${testId}"]`)
 
-async function hydrated(page: Page) {
-  await page.waitForLoadState('networkidle')
-  await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
-}
 
 /** Opens the chat panel from the command palette, unless it is open already. */
 async function openChat() {
@@ -86,12 +69,12 @@ it('writes instructions, asks the agent, and the run names the version it read; 
   await hydrated(operator)
   await expect.poll(() => operator.getByTestId('instructions-empty').count(), POLL).toBe(1)
   await operator.getByTestId('instructions-new').click()
-  await field(operator, 'instructions-new-title', 'input').fill('How I work')
-  await field(operator, 'instructions-new-body', 'textarea').fill('Answer in French.')
+  await formField(operator, 'instructions-new-title', 'input').fill('How I work')
+  await formField(operator, 'instructions-new-body', 'textarea').fill('Answer in French.')
   await operator.getByTestId('instructions-create').click()
   await expect.poll(() => operator.getByTestId('instructions-active').count(), POLL).toBe(1)
-  await field(operator, 'instructions-body', 'textarea').fill('Answer in French.\nCite the notes you read.')
-  await field(operator, 'instructions-note', 'input').fill('cite notes')
+  await formField(operator, 'instructions-body', 'textarea').fill('Answer in French.\nCite the notes you read.')
+  await formField(operator, 'instructions-note', 'input').fill('cite notes')
   await operator.getByTestId('instructions-save').click()
   await expect.poll(() => operator.getByTestId('instructions-version-2').count(), POLL).toBe(1)
   await operator.screenshot({ path: join(SCREENS, 'agent-instructions.png'), fullPage: true })

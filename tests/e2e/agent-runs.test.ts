@@ -14,7 +14,7 @@ import { workChantiers } from '../../db/schema/work'
 import { workTasks } from '../../db/schema/worksites'
 import { worksite } from '../../layers/worksites/tests/fixtures/world'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser, signInPage } from '../helpers/browser'
+import { hydrated, launchBrowser, signedInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 
 let hub: Hub
@@ -43,12 +43,7 @@ beforeAll(async () => {
   await signInEveryRole(hub)
   mkdirSync(SCREENS, { recursive: true })
   browser = await launchBrowser()
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-  page.on('pageerror', error => errors.push(`page error: ${error.message}`))
-  page.on('response', (response) => {
-    if (response.url().includes('/api/') && response.status() >= 400) errors.push(`${response.status()} ${response.url()}`)
-  })
-  await signInPage(page, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' })
+  page = await signedInPage(browser, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' }, errors)
 }, 240_000)
 
 afterAll(async () => {
@@ -59,8 +54,7 @@ afterAll(async () => {
 
 it('asks the agent, undoes its work item and approves its spawn from the run page', async () => {
   await page.goto(`${hub.url}/hub/agents/runs`)
-  await page.waitForLoadState('networkidle')
-  await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
+  await hydrated(page)
   const plan = [
     { call: 'create_work_item', input: { jobId, title: 'Cap the webhook retries' } },
     { call: 'start_spawn', input: { taskId } },

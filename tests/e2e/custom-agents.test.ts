@@ -15,7 +15,7 @@ import { agentRunSteps, agentRuns } from '../../db/schema/agent-runs'
 import { agentCustom } from '../../db/schema/custom-agents'
 import { skills } from '../../db/schema/skills'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser, signInPage } from '../helpers/browser'
+import { formField, hydrated, launchBrowser, signedInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 
 let hub: Hub
@@ -38,12 +38,7 @@ beforeAll(async () => {
   await signInEveryRole(hub)
   mkdirSync(SCREENS, { recursive: true })
   browser = await launchBrowser()
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-  page.on('pageerror', error => errors.push(`page error: ${error.message}`))
-  page.on('response', (response) => {
-    if (response.url().includes('/api/') && response.status() >= 400) errors.push(`${response.status()} ${response.url()}`)
-  })
-  await signInPage(page, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' })
+  page = await signedInPage(browser, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' }, errors)
 }, 240_000)
 
 afterAll(async () => {
@@ -51,26 +46,21 @@ afterAll(async () => {
   await hub?.interrupt()
 })
 
-const field = (testId: string, tag: 'input' | 'textarea') => page.locator(`[data-testid="${testId}"] ${tag}, ${tag}[data-testid="${testId}"]`)
-
-async function hydrated() {
-  await page.waitForLoadState('networkidle')
-  await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
-}
+const field = (testId: string, tag: 'input' | 'textarea') => formField(page, testId, tag)
 
 it('creates an agent, schedules it, attaches a skill, runs it and restores its first version', async () => {
   await page.goto(`${hub.url}/hub/agents`)
-  await hydrated()
+  await hydrated(page)
   await page.getByTestId('agents-custom').click()
   await page.waitForURL(/\/hub\/agents\/custom$/, POLL)
-  await hydrated()
+  await hydrated(page)
   await expect.poll(() => page.getByTestId('custom-empty').isVisible(), POLL).toBe(true)
   await page.getByTestId('custom-new').click()
   await field('custom-new-codename', 'input').fill('hook-sorter')
   await field('custom-new-nickname', 'input').fill('Hook sorter')
   await page.getByTestId('custom-create').click()
   await page.waitForURL(/\/hub\/agents\/custom\/hook-sorter\?tab=settings$/, POLL)
-  await hydrated()
+  await hydrated(page)
   await expect.poll(() => page.getByTestId('custom-version-1').isVisible(), POLL).toBe(true)
 
   await page.screenshot({ path: join(SCREENS, 'custom-agent-new.png'), fullPage: true })
@@ -122,10 +112,10 @@ it('drafts an agent from the chat, reviews it and saves it with the tools the pe
   await expect.poll(async () => ((await (await page.request.get(`${hub.url}/api/agents/runs/${runId}`)).json()) as { run: { status: string } }).run.status, POLL).toBe('succeeded')
 
   await page.goto(`${hub.url}/hub/agents/custom`)
-  await hydrated()
+  await hydrated(page)
   await page.getByTestId('custom-draft-invoice-eye').click()
   await page.waitForURL(/\/hub\/agents\/custom\/drafts\//, POLL)
-  await hydrated()
+  await hydrated(page)
   expect(await field('custom-draft-codename', 'input').inputValue()).toBe('invoice-eye')
   expect(await page.getByTestId('custom-draft-refused').textContent()).toContain('no_such_tool')
   const suggested = page.locator('#custom-draft-tool-search_atlas_messages')
@@ -134,7 +124,7 @@ it('drafts an agent from the chat, reviews it and saves it with the tools the pe
   await page.getByTestId('custom-draft-tools').getByText('search_atlas_messages (READ) — suggested', { exact: true }).click()
   await page.getByTestId('custom-draft-save').click()
   await page.waitForURL(/\/hub\/agents\/custom\/invoice-eye\?tab=settings$/, POLL)
-  await hydrated()
+  await hydrated(page)
   await expect.poll(() => page.getByTestId('custom-version-1').isVisible(), POLL).toBe(true)
   expect(await page.getByTestId('custom-sharing').isVisible()).toBe(true)
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, signInEveryRole, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser, signInPage } from '../helpers/browser'
+import { formField, hydrated, launchBrowser, signedInPage } from '../helpers/browser'
 
 let hub: Hub
 let browser: Browser
@@ -16,23 +16,12 @@ let founder: Page
 const errors: string[] = []
 const POLL = { timeout: 15_000 }
 
-function watch(page: Page) {
-  page.on('pageerror', error => errors.push(`page error: ${error.message}`))
-  page.on('response', (response) => {
-    if (response.url().includes('/api/') && response.status() >= 400) errors.push(`${response.status()} ${response.url()}`)
-  })
-}
-
 beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1', AI_OFFLINE: '1' } })
   await signInEveryRole(hub)
   browser = await launchBrowser()
-  operator = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-  watch(operator)
-  await signInPage(operator, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' })
-  founder = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()
-  watch(founder)
-  await signInPage(founder, hub.url, FOUNDER)
+  operator = await signedInPage(browser, hub.url, { email: 'operator@studio.test', password: 'operator-password-123' }, errors)
+  founder = await signedInPage(browser, hub.url, FOUNDER, errors)
 }, 240_000)
 
 afterAll(async () => {
@@ -40,12 +29,7 @@ afterAll(async () => {
   await hub?.interrupt()
 })
 
-const field = (page: Page, testId: string, tag: 'input' | 'textarea') => page.locator(`[data-testid="${testId}"] ${tag}, ${tag}[data-testid="${testId}"]`)
 
-async function hydrated(page: Page) {
-  await page.waitForLoadState('networkidle')
-  await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
-}
 
 it('an operator writes a skill by hand; it opens on its page at version 1, and a save makes version 2', async () => {
   await operator.goto(`${hub.url}/hub/skills`)
@@ -53,19 +37,19 @@ it('an operator writes a skill by hand; it opens on its page at version 1, and a
   // The built-ins are there from the start, enabled.
   await operator.getByTestId('skill-card-write-a-recap').waitFor()
   await operator.getByTestId('skills-new').click()
-  await field(operator, 'skill-form-name', 'input').fill('team-standup')
-  await field(operator, 'skill-form-description', 'textarea').fill('Run the daily standup: yesterday, today, blockers. Point quotidien.')
-  await field(operator, 'skill-form-body', 'textarea').fill('1. Yesterday.\n2. Today.\n3. Blockers.')
+  await formField(operator, 'skill-form-name', 'input').fill('team-standup')
+  await formField(operator, 'skill-form-description', 'textarea').fill('Run the daily standup: yesterday, today, blockers. Point quotidien.')
+  await formField(operator, 'skill-form-body', 'textarea').fill('1. Yesterday.\n2. Today.\n3. Blockers.')
   await operator.getByTestId('skill-form-save').click()
   await operator.waitForURL(/\/hub\/skills\/\d+$/)
   await hydrated(operator)
   await expect.poll(() => operator.getByTestId('skill-versions').innerText(), POLL).toContain('v1')
-  await field(operator, 'skill-body', 'textarea').fill('1. Yesterday.\n2. Today.\n3. Blockers, with an owner each.')
+  await formField(operator, 'skill-body', 'textarea').fill('1. Yesterday.\n2. Today.\n3. Blockers, with an owner each.')
   await operator.getByTestId('skill-save').click()
   await expect.poll(() => operator.getByTestId('skill-versions').innerText(), POLL).toContain('v2')
   await operator.getByTestId('skill-restore-1').click()
   await expect.poll(() => operator.getByTestId('skill-versions').innerText(), POLL).toContain('restored from version 1')
-  expect(await field(operator, 'skill-body', 'textarea').inputValue()).toBe('1. Yesterday.\n2. Today.\n3. Blockers.')
+  expect(await formField(operator, 'skill-body', 'textarea').inputValue()).toBe('1. Yesterday.\n2. Today.\n3. Blockers.')
   expect(await operator.getByTestId('skill-version').count()).toBe(3)
 })
 

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -17,4 +17,31 @@ export async function signInPage(page: Page, hubUrl: string, who: { email: strin
   await page.getByLabel('Password').fill(who.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.waitForURL('**/hub')
+}
+
+/** Collects what goes wrong on a page into `into`: uncaught exceptions and API answers of 400 or more. */
+export function watchPage(page: Page, into: string[]): void {
+  page.on('pageerror', error => into.push(`page error: ${error.message}`))
+  page.on('response', (response) => {
+    if (response.url().includes('/api/') && response.status() >= 400) into.push(`${response.status()} ${response.url()}`)
+  })
+}
+
+/** A person's own page (a browser context of its own, so two people can be signed in at once), watched and signed in. */
+export async function signedInPage(browser: Browser, hubUrl: string, who: { email: string, password: string }, errors: string[]): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()
+  watchPage(page, errors)
+  await signInPage(page, hubUrl, who)
+  return page
+}
+
+/** Waits until the page is idle and Vue has taken over the server-rendered HTML. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle')
+  await page.waitForFunction(() => Boolean((document.querySelector('#__nuxt') as { __vue_app__?: unknown } | null)?.__vue_app__))
+}
+
+/** A Nuxt UI field's own control, whether the test id lands on its wrapper or on the element. */
+export function formField(page: Page, testId: string, tag: 'input' | 'textarea' | ':is(input, textarea)' = ':is(input, textarea)'): Locator {
+  return page.locator(`[data-testid="${testId}"] ${tag}, ${tag}[data-testid="${testId}"]`)
 }
