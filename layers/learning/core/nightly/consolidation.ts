@@ -4,12 +4,15 @@
 // alert, or an archive mark a person can undo.
 import type { FeatureReport, NightlyContext, NightlyFeature } from './context'
 import { costTicket } from './cost-ticket'
+import { divergenceAudit } from './divergence-audit'
 import { forgettingCurve } from './forgetting-curve'
 import { morningSummary, type SendToTeam } from './morning-mail'
+import { obsolescenceAudit } from './obsolescence-audit'
+import { personaDrift } from './persona-drift'
 import { repeatedScars } from './repeated-scars'
 import { sessionCompaction } from './session-compaction'
 
-export const NIGHTLY_FEATURES: readonly NightlyFeature[] = [repeatedScars, sessionCompaction, forgettingCurve, costTicket]
+export const NIGHTLY_FEATURES: readonly NightlyFeature[] = [repeatedScars, sessionCompaction, divergenceAudit, forgettingCurve, obsolescenceAudit, personaDrift, costTicket]
 export const NIGHTLY_FEATURE_NAMES = NIGHTLY_FEATURES.map(f => f.name)
 
 export interface ConsolidationReport {
