@@ -35,8 +35,11 @@ export async function runConsolidation(ctx: NightlyContext, options: { only?: st
       features.push({ ...base, ...await feature.run(ctx), ms: Date.now() - started })
     }
     catch (error) {
-      ctx.log(`${feature.name}: ${(error as Error).message}`)
-      features.push({ ...base, counts: {}, items: [], drafts: [], ms: Date.now() - started, error: (error as Error).message })
+      // A failed query's own message is the SQL; the database's reason is its cause.
+      const cause = (error as Error).cause
+      const message = cause instanceof Error ? `${(error as Error).message.split('\n')[0]} ${cause.message}` : (error as Error).message
+      ctx.log(`${feature.name}: ${message}`)
+      features.push({ ...base, counts: {}, items: [], drafts: [], ms: Date.now() - started, error: message })
     }
   }
   const drafts = features.flatMap(f => f.drafts)

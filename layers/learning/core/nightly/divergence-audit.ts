@@ -37,7 +37,7 @@ export function readDivergenceRules(path: string): DivergenceRules | null {
     raw = JSON.parse(readFileSync(path, 'utf8'))
   }
   catch (error) {
-    throw new Error(`divergence rules ${path}: not JSON (${(error as Error).message})`)
+    throw new Error(`divergence rules ${path}: not JSON (${(error as Error).message})`, { cause: error })
   }
   const parsed = DivergenceRules.safeParse(raw)
   if (!parsed.success) throw new Error(`divergence rules ${path}: ${parsed.error.issues.map(i => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`)
@@ -46,7 +46,7 @@ export function readDivergenceRules(path: string): DivergenceRules | null {
       new RegExp(rule.pattern, rule.flags)
     }
     catch (error) {
-      throw new Error(`divergence rules ${path}: obsolete pattern ${JSON.stringify(rule.pattern)} is not a regex (${(error as Error).message})`)
+      throw new Error(`divergence rules ${path}: obsolete pattern ${JSON.stringify(rule.pattern)} is not a regex (${(error as Error).message})`, { cause: error })
     }
   }
   return parsed.data

@@ -1,9 +1,10 @@
 // Feature 8, the internal obsolescence audit: every project not archived whose last activity
 // (its own update, a transition of it or of its chantiers, jobs and tasks, a task change, an
 // iteration) is older than the threshold (NIGHTLY_OBSOLESCENCE_DAYS, default 60) gets a
-// verdict by deterministic rules, persisted in learn_obsolescence_log (one row per project per
-// night: a re-run updates it). The verdicts other than still_relevant go into the morning mail
-// for an operator's decision; the project itself is never archived here.
+// verdict by deterministic rules — its tenant's last inbound mail (atlas_inbox) counts as a
+// sign of life — persisted in learn_obsolescence_log (one row per project per night: a re-run
+// updates it). The verdicts other than still_relevant go into the morning mail for an
+// operator's decision; the project itself is never archived here.
 import { sql } from 'drizzle-orm'
 import { learnObsolescenceLog, type ObsolescenceVerdict } from '../../../../db/schema/learn'
 import type { NightlyFeature } from './context'
@@ -60,7 +61,7 @@ export const obsolescenceAudit: NightlyFeature = {
         )::text as last_activity,
         (select count(*) from work_tasks t where t.project_id = p.id and t.status not in ('done', 'cancelled'))::int as open_tasks,
         (select count(*) from work_tasks t where t.project_id = p.id)::int as tasks,
-        (select max(m.received_at) from atlas_messages m where m.tenant_id = p.tenant_id)::text as last_message
+        (select max(m.received_at) from atlas_inbox i join atlas_messages m on m.id = i.message_id where i.tenant_id = p.tenant_id)::text as last_message
       from work_projects p where p.status <> 'archived' order by p.created_at, p.id`)
     const day = ctx.now.toISOString().slice(0, 10)
     const daysSince = (at: string) => Math.max(0, Math.floor((ctx.now.getTime() - new Date(at).getTime()) / DAY_MS))
