@@ -54,6 +54,8 @@ export default async function (): Promise<BenchFigure[]> {
     await db.execute(sql`insert into ai_consumption (call_id, at, kind, provider, model, model_requested, feature, actor, outcome, cost_usd, duration_ms)
       select gen_random_uuid(), now() - (g % 8) * interval '1 day', 'completion', 'mistral', 'm', 'm', 'bench', 'agent-' || (g % 10), 'ok', 0.01 * (g % 13), 1
       from generate_series(1, 2000) g`)
+    // The statistics autovacuum would have gathered by 04:00: without them the planner takes the tables for empty.
+    await db.execute(sql`analyze`)
     log(`planted ${LESSONS} lessons (embedded), ${NOTES} notes, ${PROJECTS} projects, ${SPAWNS} spawns`)
     const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, log: () => {} })
     const seconds: number[] = []

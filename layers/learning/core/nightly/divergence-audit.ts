@@ -19,7 +19,7 @@ export const DIVERGENCE_RULES_DEFAULT = '.synedre/divergence.json'
 export const DivergenceRules = z.object({
   canonical: z.array(z.object({ name: z.string().trim().min(1), value: z.string().trim().min(1) })).default([]),
   obsolete: z.array(z.object({ pattern: z.string().min(1), flags: z.string().regex(/^[imsu]*$/).default('i'), reason: z.string().default('') })).default([]),
-  denseTables: z.object({ minRows: z.number().int().min(1).default(10), numericShare: z.number().min(0).max(1).default(0.6) }).default({}),
+  denseTables: z.object({ minRows: z.number().int().min(1).default(10), numericShare: z.number().min(0).max(1).default(0.6) }).default({ minRows: 10, numericShare: 0.6 }),
 }).strict()
 export type DivergenceRules = z.infer<typeof DivergenceRules>
 

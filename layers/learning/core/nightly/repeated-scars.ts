@@ -34,14 +34,17 @@ async function nearScars(db: Db, ids: string[]): Promise<Map<string, Neighbour[]
   const expression = (side: string) => sql.raw(half ? `${side}.embedding::halfvec(${dimensions})` : `${side}.embedding`)
   const rows = await db.transaction(async (tx) => {
     for (const setting of semanticSettings(NEIGHBOURS)) await tx.execute(setting)
+    // Materialised: else the planner may loop over the lessons outside and re-run the lateral search for each.
     return await tx.execute<{ fresh: string, id: string, similarity: number }>(sql`
-      select f.source_id as fresh, n.id, n.similarity from mem_embeddings f
-      cross join lateral (
-        select e.source_id as id, 1 - (e.embedding <=> f.embedding) as similarity
-        from mem_embeddings e where e.source_type = 'scar' and e.source_id <> f.source_id
-        order by ${expression('e')} <=> ${expression('f')} limit ${NEIGHBOURS}) n
-      join learn_lessons l on l.id::text = n.id and l.archived_at is null and l.kind in ${SCAR_KINDS}
-      where f.source_type = 'scar' and f.source_id in ${ids}`)
+      with near as materialized (
+        select f.source_id as fresh, n.id, n.similarity from mem_embeddings f
+        cross join lateral (
+          select e.source_id as id, 1 - (e.embedding <=> f.embedding) as similarity
+          from mem_embeddings e where e.source_type = 'scar' and e.source_id <> f.source_id
+          order by ${expression('e')} <=> ${expression('f')} limit ${NEIGHBOURS}) n
+        where f.source_type = 'scar' and f.source_id in ${ids})
+      select near.fresh, near.id, near.similarity from near
+      join learn_lessons l on l.id::text = near.id and l.archived_at is null and l.kind in ${SCAR_KINDS}`)
   })
   for (const row of rows) {
     const list = out.get(row.fresh) ?? []
