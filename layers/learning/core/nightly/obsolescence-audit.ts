@@ -43,7 +43,7 @@ export function obsolescenceVerdict(s: ObsolescenceSignals, threshold: number): 
   return { verdict: 'possibly_obsolete', reason: `inactive ${s.daysInactive} days, ${s.openTasks} open task(s)` }
 }
 
-interface Row { id: string, name: string, status: string, last_activity: string, open_tasks: number, tasks: number, last_message: string | null }
+type Row = { id: string, name: string, status: string, last_activity: string, open_tasks: number, tasks: number, last_message: string | null }
 
 export const obsolescenceAudit: NightlyFeature = {
   name: 'obsolescence-audit',

@@ -56,7 +56,7 @@ export function driftScore(current: Record<string, unknown>, reference: Referenc
 export const personaDrift: NightlyFeature = {
   name: 'persona-drift',
   routingKey: null,
-  async run(ctx) {
+  async run(ctx): ReturnType<NightlyFeature['run']> {
     if (ctx.now.getUTCDate() !== 1) return { counts: {}, items: [], drafts: [], skipped: 'not the 1st' }
     const month = ctx.now.toISOString().slice(0, 7)
     const references = new Map(ROSTER.map(agent => [agent.codename, rosterRow(agent)]))
