@@ -27,7 +27,8 @@ export default defineAutomate({
     if (!Number.isInteger(window) || window < 1 || window > 1440) throw new Error('--window-minutes must be a whole number from 1 to 1440')
     const ai = createAiFacade({ env: process.env, db: ctx.db, log: line => ctx.log(line) })
     try {
-      const engine = customAgentEngine({ db: ctx.db, ai, embedder: facadeEmbedder(ai, { feature: 'agent_recall' }), vaultDir: memoryConfig(process.env).vaultDir, env: process.env, skillRouter: skillRouterPort(ctx.db, routerSettings(process.env)), log: ctx.log })
+      const embedder = facadeEmbedder(ai, { feature: 'agent_recall' })
+      const engine = customAgentEngine({ db: ctx.db, ai, embedder, vaultDir: memoryConfig(process.env).vaultDir, env: process.env, skillRouter: skillRouterPort(ctx.db, embedder, routerSettings(process.env), ctx.log), log: ctx.log })
       const deps = { db: ctx.db, launch: autonomousLauncher(engine), log: ctx.log }
       const events = await collectEvents(ctx.db, new Date(Date.now() - window * 60_000))
       const results: FireResult[] = [...await dispatchSchedules(deps), ...await dispatchEvents(deps, events)]

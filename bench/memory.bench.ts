@@ -13,7 +13,7 @@ import { learnLessons } from '../db/schema/learn'
 import { offlineEmbedding } from '../layers/ai/core/offline/embed'
 import { createAiFacade } from '../layers/ai/core/facade'
 import { recall } from '../layers/memory/core/recall/engine'
-import { efSearchFor, semanticQuery, semanticSettings } from '../layers/memory/core/recall/arms'
+import { efSearchFor, semanticQuery } from '../layers/memory/core/recall/arms'
 import { OVERFETCH } from '../layers/memory/core/recall/types'
 import { facadeEmbedder, type Embedder } from '../layers/memory/core/vectors/embedder'
 import { syncVectors } from '../layers/memory/core/vectors/sync'
@@ -103,7 +103,7 @@ interface TopK { ids: string[], distances: number[], ms: number }
 async function recallTopK(database: Database, vector: string, exact: boolean): Promise<TopK> {
   const filter = { types: null, agent: null, limit: K * OVERFETCH }
   return await database.db.transaction(async (tx) => {
-    for (const setting of semanticSettings(filter.limit)) await tx.execute(setting)
+    // The exact scan's plan reads no HNSW setting; recall's statement sets its own.
     const start = process.hrtime.bigint()
     const rows = exact
       ? await tx.execute<{ id: string, distance: number }>(sql`select source_id as id, (embedding <=> ${vector}::vector)::float8 as distance from mem_embeddings where model = ${BENCH_MODEL} order by embedding <=> ${vector}::vector limit ${K}`)

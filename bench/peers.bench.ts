@@ -3,12 +3,14 @@
 // PostgreSQL in batches — against Portkey's gateway (in-process through its Hono app, and as
 // its own server) and the Vercel AI SDK (`ai` with @ai-sdk/mistral and
 // @ai-sdk/openai-compatible), each calling the same zero-latency loopback provider running
-// in its own process. Interleaved rounds; the added latency over a bare `fetch` (p50, p99),
-// sequential throughput, and ours ÷ theirs. A table of both sides goes to stderr.
+// in its own process. Interleaved call by call; the added latency over a bare `fetch` (p50, p99),
+// sequential throughput, and ours ÷ theirs. A table of both sides goes to stderr. Then
+// recall against mem0 (peers-recall.ts).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
+import { loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createMistral } from '@ai-sdk/mistral'
@@ -17,13 +19,14 @@ import { generateText } from 'ai'
 import { createAiFacade } from '../layers/ai/core/facade'
 import { upsertRouting } from '../layers/ai/core/routing-store'
 import { nativeBenchDatabase } from './databases'
+import { recallPeerFigures } from './peers-recall'
 import { percentile, sample, type BenchFigure } from './lib'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const KEY = 'bench-peers-key'
 const MODEL = 'mistral-large-latest'
-const ROUNDS = 10
-const PER_ROUND = 200
+/** Calls of each side measured, after 200 warm-up calls each. */
+const SAMPLES = 2000
 const quiet = () => {}
 const log = (line: string) => process.stderr.write(`[bench] peers: ${line}\n`)
 
@@ -78,7 +81,7 @@ interface Side {
   samples: number[]
 }
 
-export default async function (): Promise<BenchFigure[]> {
+async function gatewayFigures(): Promise<BenchFigure[]> {
   const provider = await start(['--import', 'tsx', join(HERE, 'peers-provider.ts')], { PEERS_KEY: KEY }, /http:\/\/\S+/)
   const url = provider.line
   const port = await freePort()
@@ -120,9 +123,15 @@ export default async function (): Promise<BenchFigure[]> {
     if (check.choices?.[0]?.message?.content !== 'ok') throw new Error(`Portkey answered ${JSON.stringify(check)}`)
     if ((await aiSdkMistral()).text !== 'ok' || (await aiSdkCompatible()).text !== 'ok') throw new Error('the AI SDK did not answer "ok"')
 
-    // Interleaved rounds, so every side sees the same machine state.
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const side of sides) side.samples.push(...await sample(side.call, PER_ROUND, round === 0 ? 200 : 20))
+    // Interleaved call by call (one call of each side in turn), so every side sees the same
+    // machine state: on a loaded machine, blocks of calls per side measured the load's swings.
+    for (const side of sides) await sample(side.call, 0, 200)
+    for (let index = 0; index < SAMPLES; index++) {
+      for (const side of sides) {
+        const start = process.hrtime.bigint()
+        await side.call()
+        side.samples.push(Number(process.hrtime.bigint() - start) / 1000)
+      }
     }
     await ai.flush()
 
@@ -149,9 +158,10 @@ export default async function (): Promise<BenchFigure[]> {
     const context = {
       provider: 'loopback node:http server in its own process, Mistral/OpenAI chat format, answering at once',
       ours: 'createAiFacade({ db }).complete({ feature, prompt }) with provider auto: ai_routing through the per-process cache, ai_consumption rows batched to native PostgreSQL',
-      rounds: ROUNDS,
-      samplesEach: ROUNDS * PER_ROUND,
+      interleaved: 'call by call',
+      samplesEach: SAMPLES,
       table: Object.fromEntries(rows.map(row => [row.name, { p50Us: Math.round(row.p50), p99Us: Math.round(row.p99), addedP50Us: Math.round(row.added50), addedP99Us: Math.round(row.added99), callsPerS: Math.round(row.perS) }])),
+      loadAverage: loadavg().map(value => Number(value.toFixed(2))),
       versions: { '@portkey-ai/gateway': '1.15.2', 'ai': '7.0.173', '@ai-sdk/mistral': '4.0.87', '@ai-sdk/openai-compatible': '3.0.92' },
     }
     const ratio = (theirs: typeof our) => Number((our.added50 / theirs.added50).toFixed(2))
@@ -168,4 +178,8 @@ export default async function (): Promise<BenchFigure[]> {
     portkeyServer.child.kill()
     provider.child.stdin!.end()
   }
+}
+
+export default async function (): Promise<BenchFigure[]> {
+  return [...await gatewayFigures(), ...await recallPeerFigures()]
 }

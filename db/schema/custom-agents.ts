@@ -3,7 +3,7 @@
 // kill switch, hourly cap), every save a version, its triggers, and the fires the dispatcher
 // claimed (unique per trigger and event fingerprint: two dispatchers cannot fire one event twice).
 import { sql } from 'drizzle-orm'
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core'
 import { agentInstructions } from './agent-instructions'
 import { agents } from './agents'
 
@@ -87,3 +87,59 @@ export const agentTriggerFires = pgTable('agent_trigger_fires', {
 
 export type AgentCustom = typeof agentCustom.$inferSelect
 export type AgentTrigger = typeof agentTriggers.$inferSelect
+
+export const SHARE_LEVELS = ['use', 'edit', 'full'] as const
+export type ShareLevel = typeof SHARE_LEVELS[number]
+
+/** A custom agent shared with a person (seed 003 §9): use < edit < full. Never widens a run's access. */
+export const agentCustomShares = pgTable('agent_custom_shares', {
+  codename: varchar('codename', { length: 64 }).notNull().references(() => agents.codename, { onDelete: 'cascade', onUpdate: 'cascade' }),
+  email: text('email').notNull(),
+  level: text('level').notNull(),
+  grantedBy: text('granted_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  primaryKey({ columns: [table.codename, table.email] }),
+  index('agent_custom_shares_email_idx').on(table.email),
+  check('agent_custom_shares_level_check', sql`${table.level} in ('use', 'edit', 'full')`),
+])
+
+/** What the personal agent proposed (draft_custom_agent): never an agent until the person saves it. */
+export interface CustomAgentProposal {
+  codename: string
+  nickname: string
+  description: string
+  instructions: string
+  triggers: Array<Record<string, unknown>>
+  model: { provider: string, model?: string }
+  /** Tools suggested and within the person's role: shown unticked until the person confirms them. */
+  suggestedTools: string[]
+  /** Tools the draft asked for that the person's role does not have (or that do not exist). */
+  refusedTools: Array<{ name: string, reason: string }>
+}
+
+export const agentCustomDrafts = pgTable('agent_custom_drafts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  ownerEmail: text('owner_email').notNull(),
+  runId: uuid('run_id'),
+  proposal: jsonb('proposal').$type<CustomAgentProposal>().notNull(),
+  /** draft (to review), saved (became savedAs), discarded (the person or an undo withdrew it). */
+  status: text('status').notNull().default('draft'),
+  savedAs: varchar('saved_as', { length: 64 }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  index('agent_custom_drafts_owner_idx').on(table.ownerEmail, table.status),
+  check('agent_custom_drafts_status_check', sql`${table.status} in ('draft', 'saved', 'discarded')`),
+])
+
+/** The studio policy (P3): one row; `tools` null = every registered tool an autonomous agent may ever use. */
+export const agentStudioPolicy = pgTable('agent_studio_policy', {
+  id: integer('id').primaryKey().default(1),
+  tools: jsonb('tools').$type<string[] | null>(),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [check('agent_studio_policy_single_check', sql`${table.id} = 1`)])
+
+export type AgentCustomShare = typeof agentCustomShares.$inferSelect
+export type AgentCustomDraft = typeof agentCustomDrafts.$inferSelect

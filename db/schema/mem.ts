@@ -6,8 +6,11 @@ import { sql } from 'drizzle-orm'
 /** The vector index's dimension (the seed's 1024). */
 export const MEM_EMBEDDING_DIMENSIONS = 1024
 
-/** The ten source types the vector sync indexes (memory-and-learning.md §2.2). */
-export const MEM_SOURCE_TYPES = ['scar', 'victory', 'reflex', 'note', 'doctrine', 'project', 'agent', 'drill', 'procedure', 'iteration'] as const
+/**
+ * The source types the vector sync indexes: the seed's ten (memory-and-learning.md §2.2) and the
+ * skills' title + description, the skill router's candidates (seed 003 §13.2).
+ */
+export const MEM_SOURCE_TYPES = ['scar', 'victory', 'reflex', 'note', 'doctrine', 'project', 'agent', 'drill', 'procedure', 'iteration', 'skill'] as const
 export type MemSourceType = typeof MEM_SOURCE_TYPES[number]
 
 /** The vault's sub-spaces (§1, level 2). */

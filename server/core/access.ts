@@ -29,6 +29,12 @@ const VIEWER_WRITES: Array<[string, RegExp]> = [
   ['PUT', /^\/api\/agents\/model-choice$/],
   // "Enable for me": a skill's activation is personal (issue 21, Deliver 2).
   ['PUT', /^\/api\/skills\/\d+\/enablement$/],
+  // A custom agent shared with a viewer (issue 21, Deliver 8): its share level is checked in the
+  // routes (404 not shared, 403 too low), and a run a viewer starts only gets READ tools.
+  ['POST', /^\/api\/agents\/custom\/[^/]+\/runs$/],
+  ['PUT', /^\/api\/agents\/custom\/[^/]+$/],
+  ['POST', /^\/api\/agents\/custom\/[^/]+\/(kill|versions\/\d+\/restore|shares)$/],
+  ['DELETE', /^\/api\/agents\/custom\/[^/]+\/shares$/],
 ]
 
 const FOUNDER_ONLY: Array<[string, RegExp]> = [
@@ -39,6 +45,8 @@ const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['POST', /^\/api\/learning\/skill-proposals\/[^/]+\/(promote|reject)$/],
   // Which models the personal agent and custom agents may use (issue 19, Deliver 8).
   ['PUT', /^\/api\/agents\/models\/[^/]+$/],
+  // The studio policy: the tools any custom agent may ever use (issue 21, P3).
+  ['PUT', /^\/api\/agents\/studio-policy$/],
 ]
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

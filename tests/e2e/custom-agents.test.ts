@@ -2,13 +2,17 @@
 // custom agents page, gives it a schedule (the next runs are previewed) and one skill (a row of
 // the skills library inserted here), saves version 2, runs it from its Chat tab, sees the run
 // in Activity naming the skill, then restores version 1 (saved as version 3: no schedule, no
-// skill). No page error and no failed API call along the way.
+// skill). Then the chat drafts an agent (draft_custom_agent): the draft is listed, reviewed
+// on its page with the suggested tool unticked, ticked and saved — version 1 with that tool
+// only — and its Settings tab offers the Sharing section. No page error and no failed API
+// call along the way.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { agentRunSteps, agentRuns } from '../../db/schema/agent-runs'
+import { agentCustom } from '../../db/schema/custom-agents'
 import { skills } from '../../db/schema/skills'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
@@ -101,6 +105,44 @@ it('creates an agent, schedules it, attaches a skill, runs it and restores its f
     expect(run).toMatchObject({ regime: 'allowlist', trigger: 'interactive', actingEmail: 'operator@studio.test', status: 'succeeded' })
     const steps = await database.db.select().from(agentRunSteps).where(eq(agentRunSteps.runId, run!.id))
     expect(steps.some(step => step.skills.includes(SKILL))).toBe(true)
+  }
+  finally {
+    await database.close()
+  }
+  expect(errors).toEqual([])
+}, 120_000)
+
+it('drafts an agent from the chat, reviews it and saves it with the tools the person ticked', async () => {
+  const request = `Make me an agent that watches invoices\n\`\`\`offline-plan\n${JSON.stringify([{ call: 'draft_custom_agent', input: {
+    codename: 'invoice-eye', nickname: 'Invoice eye', description: 'Watches invoices.', instructions: 'Read each invoice message.', triggers: [{ kind: 'mention' }], tools: ['search_atlas_messages', 'no_such_tool'],
+  } }, { answer: 'Drafted: review it on the custom agents page.' }])}\n\`\`\``
+  const chat = await page.request.post(`${hub.url}/api/agents/chat`, { data: { request } })
+  expect(chat.status()).toBe(200)
+  const { runId } = await chat.json() as { runId: string }
+  await expect.poll(async () => ((await (await page.request.get(`${hub.url}/api/agents/runs/${runId}`)).json()) as { run: { status: string } }).run.status, POLL).toBe('succeeded')
+
+  await page.goto(`${hub.url}/hub/agents/custom`)
+  await hydrated()
+  await page.getByTestId('custom-draft-invoice-eye').click()
+  await page.waitForURL(/\/hub\/agents\/custom\/drafts\//, POLL)
+  await hydrated()
+  expect(await field('custom-draft-codename', 'input').inputValue()).toBe('invoice-eye')
+  expect(await page.getByTestId('custom-draft-refused').textContent()).toContain('no_such_tool')
+  const suggested = page.locator('#custom-draft-tool-search_atlas_messages')
+  expect(await suggested.getAttribute('aria-checked')).toBe('false')
+  await page.screenshot({ path: join(SCREENS, 'custom-agent-draft.png'), fullPage: true })
+  await page.getByTestId('custom-draft-tools').getByText('search_atlas_messages (READ) — suggested', { exact: true }).click()
+  await page.getByTestId('custom-draft-save').click()
+  await page.waitForURL(/\/hub\/agents\/custom\/invoice-eye\?tab=settings$/, POLL)
+  await hydrated()
+  await expect.poll(() => page.getByTestId('custom-version-1').isVisible(), POLL).toBe(true)
+  expect(await page.getByTestId('custom-sharing').isVisible()).toBe(true)
+
+  const database = await hubDatabase(hub)
+  try {
+    const [agent] = await database.db.select().from(agentCustom).where(eq(agentCustom.codename, 'invoice-eye'))
+    expect(agent).toMatchObject({ ownerEmail: 'operator@studio.test', version: 1 })
+    expect(agent!.allowlist.tools).toEqual(['search_atlas_messages'])
   }
   finally {
     await database.close()

@@ -104,3 +104,35 @@ it('routes a chat run to a matching skill: the run names it and its skills step 
   expect(step.input).toMatchObject({ branch: 'high', kept: [expect.objectContaining({ name: 'triage-a-bug-report', mode: 'auto' })] })
   expect(run.run.answer).toContain('triage-a-bug-report')
 })
+
+it('restores an old version as a new one; a restore over a newer version is a 409; an unknown version a 404', async () => {
+  const created = await call('POST', '/skills', 'operator', { name: 'restore-me', description: 'First description', body: 'First body.', tags: ['one'] })
+  const id = created.json.id as number
+  expect((await call('PUT', `/skills/${id}`, 'operator', { description: 'Second description', body: 'Second body.', baseVersion: 1 })).json.skill.version).toBe(2)
+  expect((await call('POST', `/skills/${id}/versions/1/restore`, 'operator', { baseVersion: 1 })).json.data).toMatchObject({ code: 'version_conflict' })
+  expect((await call('POST', `/skills/${id}/versions/9/restore`, 'operator', { baseVersion: 2 })).status).toBe(404)
+  expect((await call('POST', `/skills/${id}/versions/0/restore`, 'operator', {})).json.data).toMatchObject({ code: 'bad_input' })
+  expect((await call('POST', `/skills/${id}/versions/1/restore`, 'viewer', {})).status).toBe(403)
+  const restored = await call('POST', `/skills/${id}/versions/1/restore`, 'operator', { baseVersion: 2 })
+  expect(restored.status).toBe(200)
+  expect(restored.json.skill).toMatchObject({ version: 3, description: 'First description', body: 'First body.', tags: ['one'] })
+  expect(restored.json.versions.map((v: { version: number, note: string | null }) => [v.version, v.note])).toEqual([[3, 'restored from version 1'], [2, null], [1, null]])
+})
+
+it('keeps a private skill to its owner (404 for another person, never in Discover); a studio one is discovered', async () => {
+  const secret = await call('POST', '/skills', 'operator', { name: 'operator-private', description: 'Only mine', body: 'Mine.', visibility: 'private' })
+  const shared = await call('POST', '/skills', 'operator', { name: 'operator-shared', description: 'For the studio', body: 'Ours.' })
+  expect(secret.json.visibility).toBe('private')
+  for (const [method, path] of [['GET', ''], ['GET', '/export'], ['PUT', '/enablement'], ['POST', '/versions/1/restore']] as const) {
+    expect((await call(method, `/skills/${secret.json.id}${path}`, 'founder', method === 'PUT' ? { enabled: true } : {})).status).toBe(404)
+  }
+  const founder = (await call('GET', '/skills', 'founder')).json
+  expect([...founder.mine, ...founder.discover].map((s: Summary) => s.name)).not.toContain('operator-private')
+  expect(founder.discover.map((s: Summary) => s.name)).toContain('operator-shared')
+  // Made private from the edit form: gone from the founder's Discover; made studio again: back.
+  expect((await call('PUT', `/skills/${shared.json.id}`, 'operator', { description: 'For the studio', body: 'Ours.', visibility: 'private' })).json.skill.visibility).toBe('private')
+  expect((await call('GET', `/skills/${shared.json.id}`, 'founder')).status).toBe(404)
+  expect((await call('GET', '/skills', 'founder')).json.discover.map((s: Summary) => s.name)).not.toContain('operator-shared')
+  await call('PUT', `/skills/${shared.json.id}`, 'operator', { description: 'For the studio', body: 'Ours.', visibility: 'studio' })
+  expect((await call('GET', '/skills', 'founder')).json.discover.map((s: Summary) => s.name)).toContain('operator-shared')
+})

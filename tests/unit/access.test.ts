@@ -35,6 +35,16 @@ describe('authorisation policy', () => {
     expect(requirementFor('GET', '/api/agents/models')).toEqual({ public: false, minRole: 'viewer' })
   })
 
+  it('lets a viewer act on a custom agent shared with them (the routes check the level), only founders set the studio policy', () => {
+    for (const [method, path] of [['POST', '/api/agents/custom/bot/runs'], ['PUT', '/api/agents/custom/bot'], ['POST', '/api/agents/custom/bot/kill'], ['POST', '/api/agents/custom/bot/versions/2/restore'], ['POST', '/api/agents/custom/bot/shares'], ['DELETE', '/api/agents/custom/bot/shares']] as const) {
+      expect(requirementFor(method, path), `${method} ${path}`).toEqual({ public: false, minRole: 'viewer' })
+    }
+    expect(requirementFor('POST', '/api/agents/custom')).toEqual({ public: false, minRole: 'operator' })
+    expect(requirementFor('POST', '/api/agents/custom/bot/duplicate')).toEqual({ public: false, minRole: 'operator' })
+    expect(requirementFor('POST', '/api/agents/custom-drafts/abc/save')).toEqual({ public: false, minRole: 'operator' })
+    expect(requirementFor('PUT', '/api/agents/studio-policy')).toEqual({ public: false, minRole: 'founder' })
+  })
+
   it('ranks founder above operator above viewer', () => {
     expect(roleAllows('founder', 'operator')).toBe(true)
     expect(roleAllows('operator', 'operator')).toBe(true)

@@ -15,10 +15,10 @@ import type { MissionBriefLookup, ScarRecall, UserCoreLookup } from './briefing'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** Hybrid recall over scars; `readOnly` leaves the scars' recall counters alone (previews). */
-export function scarRecallFrom(deps: RecallDeps, options: { readOnly?: boolean } = {}): ScarRecall {
+/** Hybrid recall over scars; `readOnly` leaves the scars' recall counters alone (previews); `tenants` scopes it (recall's filter). */
+export function scarRecallFrom(deps: RecallDeps, options: { readOnly?: boolean, tenants?: string[] | null } = {}): ScarRecall {
   return async ({ query, agent, k }) => {
-    const response = await recall(deps, { query: query.slice(0, 2000), k, mode: 'hybrid', scope: ['scar'], agent, readOnly: options.readOnly, belowFloor: 'drop' })
+    const response = await recall(deps, { query: query.slice(0, 2000), k, mode: 'hybrid', scope: ['scar'], agent, readOnly: options.readOnly, belowFloor: 'drop', tenants: options.tenants ?? null })
     return response.hits.filter(hit => hit.sourceType === 'scar').map(hit => ({ id: hit.sourceId, title: hit.title, snippet: hit.snippet, agent: hit.agent }))
   }
 }

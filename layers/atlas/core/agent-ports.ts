@@ -3,9 +3,11 @@
 // mail facade. It lives in atlas, the top layer, because the engine (layers/agents) may not
 // import atlas or worksites; the engine sees only the ToolPorts interface.
 import { rmSync } from 'node:fs'
-import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm'
+import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../../db/connection'
 import { atlasInbox, atlasMessages } from '../../../db/schema/atlas'
+import { clients } from '../../../db/schema/clients'
+import { memNotes } from '../../../db/schema/mem'
 import { atlasSpawns } from '../../../db/schema/atlas-spawn'
 import { workTasks } from '../../../db/schema/worksites'
 import { skills } from '../../../db/schema/skills'
@@ -41,26 +43,37 @@ const pattern = (text: string) => `%${text.replace(/[\\%_]/g, match => `\\${matc
 export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
   const { db } = deps
   return {
-    recall: async (query, k) => {
-      const response = await recall({ db, embedder: deps.embedder }, { query, k, mode: 'hybrid', belowFloor: 'drop' })
+    recall: async (query, k, tenants) => {
+      const scope = tenants ? await tenantSlugs(db, tenants) : null
+      const response = await recall({ db, embedder: deps.embedder }, { query, k, mode: 'hybrid', belowFloor: 'drop', tenants: scope })
       return response.hits.map(hit => ({ sourceType: hit.sourceType, sourceId: hit.sourceId, title: hit.title, snippet: hit.snippet, link: hit.link }))
     },
-    readNote: async (path) => {
+    readNote: async (path, tenants) => {
+      if (tenants) {
+        // A note filed under a tenant (its front matter) is that tenant's: out of scope, it does not exist for the run.
+        const [filed] = await db.select({ tenant: memNotes.tenant }).from(memNotes).where(eq(memNotes.path, path))
+        if (filed?.tenant && !(await tenantSlugs(db, tenants)).includes(filed.tenant.toLowerCase())) return null
+      }
       const note = await getNote(db, path)
       return note ? { path: note.path, title: note.title, body: note.body } : null
     },
-    searchWorkItems: async (query, limit) => {
+    searchWorkItems: async (query, limit, tenants) => {
+      // An allowlist run sees the studio's own (tenant-less) items and its granted tenants' only, filtered in the query.
+      const projectScope = tenantScope(sql`p.tenant_id`, tenants)
+      const chantierScope = tenantScope(sql`coalesce(c.tenant_id, p.tenant_id)`, tenants)
       const rows = await db.execute<{ id: string, entity: 'chantier' | 'job' | 'task', title: string, status: string, project: string | null }>(sql`
-        (select t.id, 'task' as entity, t.title, t.status, p.name as project from work_tasks t join work_projects p on p.id = t.project_id where t.title ilike ${pattern(query)})
-        union all (select j.id, 'job', j.title, j.status, p.name from work_jobs j join work_projects p on p.id = j.project_id where j.title ilike ${pattern(query)})
-        union all (select c.id, 'chantier', c.title, c.status, p.name from work_chantiers c left join work_projects p on p.id = c.project_id where c.title ilike ${pattern(query)})
+        (select t.id, 'task' as entity, t.title, t.status, p.name as project from work_tasks t join work_projects p on p.id = t.project_id where t.title ilike ${pattern(query)} ${projectScope})
+        union all (select j.id, 'job', j.title, j.status, p.name from work_jobs j join work_projects p on p.id = j.project_id where j.title ilike ${pattern(query)} ${projectScope})
+        union all (select c.id, 'chantier', c.title, c.status, p.name from work_chantiers c left join work_projects p on p.id = c.project_id where c.title ilike ${pattern(query)} ${chantierScope})
         limit ${limit}`)
       return [...rows]
     },
-    readWorkItem: async (id) => {
+    readWorkItem: async (id, tenants) => {
       for (const entity of ['task', 'job', 'chantier'] as const) {
         const item = await getItem(db, entity, id)
-        if (item) return { entity, ...item } as Record<string, unknown>
+        if (!item) continue
+        if (tenants && !await workItemInTenants(db, entity, id, tenants)) return null
+        return { entity, ...item } as Record<string, unknown>
       }
       return null
     },
@@ -75,9 +88,10 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
       const detail = await getMessageDetail(db, id)
       return detail ? detail as unknown as Record<string, unknown> : null
     },
-    agentBriefing: async (codename, task) => {
+    agentBriefing: async (codename, task, tenants) => {
       try {
-        const briefing = await formatBriefing({ db, recallScars: scarRecallFrom({ db, embedder: deps.embedder }, { readOnly: true }), missionBrief: missionBriefFrom(db), userCore: userCoreFrom(db) }, { codename, task: task || undefined })
+        const scope = tenants ? await tenantSlugs(db, tenants) : null
+        const briefing = await formatBriefing({ db, recallScars: scarRecallFrom({ db, embedder: deps.embedder }, { readOnly: true, tenants: scope }), missionBrief: missionBriefFrom(db), userCore: userCoreFrom(db) }, { codename, task: task || undefined })
         return { codename, text: briefing.text }
       }
       catch (error) {
@@ -174,4 +188,25 @@ async function messageInTenants(db: Db, id: number, tenants: string[]): Promise<
   if (tenants.length === 0) return false
   const [row] = await db.select({ id: atlasInbox.id }).from(atlasInbox).where(and(eq(atlasInbox.messageId, id), inArray(atlasInbox.tenantId, tenants))).limit(1)
   return Boolean(row)
+}
+
+/** The slugs of the granted tenants (memory files chunks and notes under a tenant's slug). */
+async function tenantSlugs(db: Db, tenants: string[]): Promise<string[]> {
+  if (tenants.length === 0) return []
+  const rows = await db.select({ slug: clients.slug }).from(clients).where(inArray(clients.id, tenants))
+  return rows.map(row => row.slug.toLowerCase())
+}
+
+/** `and (<column> is null or <column> in tenants)`; nothing when the run is not scoped. */
+function tenantScope(column: SQL, tenants: string[] | null | undefined): SQL {
+  if (!tenants) return sql``
+  return tenants.length > 0 ? sql`and (${column} is null or ${column} in (${sql.join(tenants.map(id => sql`${id}::uuid`), sql`, `)}))` : sql`and ${column} is null`
+}
+
+async function workItemInTenants(db: Db, entity: 'task' | 'job' | 'chantier', id: string, tenants: string[]): Promise<boolean> {
+  const rows = await db.execute<{ tenant: string | null }>(entity === 'chantier'
+    ? sql`select coalesce(c.tenant_id, p.tenant_id)::text as tenant from work_chantiers c left join work_projects p on p.id = c.project_id where c.id = ${id}::uuid`
+    : sql`select p.tenant_id::text as tenant from ${sql.raw(entity === 'task' ? 'work_tasks' : 'work_jobs')} x join work_projects p on p.id = x.project_id where x.id = ${id}::uuid`)
+  const tenant = rows[0]?.tenant ?? null
+  return tenant === null || tenants.includes(tenant)
 }

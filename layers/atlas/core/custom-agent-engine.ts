@@ -6,6 +6,7 @@ import type { Db } from '../../../db/connection'
 import type { AiFacade } from '../../ai/core/facade'
 import { customRunContext } from '../../agents/core/custom/access'
 import { customToolRegistry, delegatePort } from '../../agents/core/custom/delegation'
+import { draftPorts } from '../../agents/core/custom/draft-ports'
 import type { LaunchRun } from '../../agents/core/custom/dispatcher'
 import { startRun, type EngineDeps } from '../../agents/core/engine/loop'
 import type { SkillRouterPort } from '../../agents/core/engine/skills'
@@ -36,6 +37,7 @@ export function customAgentEngine(input: CustomEngineInput): EngineDeps {
     ports: {
       ...hubToolPorts({ db: input.db, embedder: input.embedder, vaultDir: input.vaultDir, team: mail.team, mailer: () => (mailer ??= createMailer({ config: mail, db: input.db })) }),
       delegate: delegatePort(() => deps),
+      ...draftPorts(input.db),
     },
     limits: personLimits(input.env),
     providers: () => input.ai.providers(),

@@ -15,6 +15,7 @@ export const SOURCE_LABELS: Record<MemSourceType, string> = {
   drill: 'Drills',
   procedure: 'Procedures',
   iteration: 'ReAct iterations',
+  skill: 'Skills',
 }
 
 /** Scope names of the seed ("iteration history, scars, victories, reference memory, …") → types. */
@@ -33,6 +34,7 @@ export const SCOPE_ALIASES: Record<string, MemSourceType> = {
   protocols: 'procedure',
   iterations: 'iteration',
   history: 'iteration',
+  skills: 'skill',
 }
 
 export function isSourceType(value: string): value is MemSourceType {
@@ -76,6 +78,7 @@ export function sourceLink(type: MemSourceType, id: string): string | null {
   switch (type) {
     case 'note': return `/hub/memory/vault?note=${ref}`
     case 'agent': return `/hub/agents/${ref}`
+    case 'skill': return `/hub/skills/${ref}`
     default: return null
   }
 }

@@ -113,6 +113,26 @@ export async function saveSkill(db: Db, actor: Actor, id: number, input: z.input
   return await skillView(db, actor, id)
 }
 
+export const RestoreSkillBody = z.object({
+  /** The version the page showed: a restore over a newer version is refused (409), like a save. */
+  baseVersion: z.number().int().min(1).optional(),
+}).strict()
+
+/** Restores an old version as a NEW version (history is never rewritten); the files stay as they are. */
+export async function restoreSkillVersion(db: Db, actor: Actor, id: number, version: number, input: z.input<typeof RestoreSkillBody> = {}): Promise<SkillView> {
+  const parsed = RestoreSkillBody.parse(input)
+  const current = await readableSkill(db, actor.email, id)
+  const [old] = await db.select().from(skillVersions).where(and(eq(skillVersions.skillId, id), eq(skillVersions.version, version)))
+  if (!old) throw new SkillError('not_found', `no version ${version} of skill "${current.name}"`, 404)
+  const files = await db.select().from(skillFiles).where(eq(skillFiles.skillId, id)).orderBy(skillFiles.path)
+  return await saveSkill(db, actor, id, {
+    description: old.description, body: old.body, tags: old.tags, allowedTools: old.allowedTools,
+    files: files.map(file => ({ path: file.path, content: file.content, shareable: file.shareable })),
+    note: `restored from version ${version}`,
+    baseVersion: parsed.baseVersion ?? current.version,
+  })
+}
+
 export async function skillView(db: Db, actor: Actor, id: number): Promise<SkillView> {
   const skill = await readableSkill(db, actor.email, id)
   const [versions, files, [state]] = await Promise.all([

@@ -1,20 +1,35 @@
 // The engine's skill router port, wired by the hub (layers/atlas): the person's enabled
-// skills, indexed once per library state, routed per run; usage recorded per run.
+// skills, indexed once per library state, their candidates recalled from the memory's index
+// (scope skill, only those skills), routed per run; usage recorded per run.
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../../db/connection'
 import type { SelectedSkill, SkillRouterPort } from '../../agents/core/engine/skills'
+import type { Embedder } from '../../memory/core/vectors/embedder'
 import { skillText } from './execution'
 import { enabledSkills, recordSkillRuns, type EnabledSkill } from './library'
+import { recallSkills, syncSkillIndex } from './memory-index'
 import { buildSkillIndex, routeSkills, type RouterSettings, type SkillIndex } from './router'
 
 interface Cached { key: string, index: SkillIndex, skills: Map<string, EnabledSkill> }
 
-export function skillRouterPort(db: Db, settings?: RouterSettings): SkillRouterPort {
+export function skillRouterPort(db: Db, embedder: Embedder, settings?: RouterSettings, log?: (line: string) => void): SkillRouterPort {
   const cache = new Map<string, Cached>()
+  let indexedKey: string | undefined
   async function indexFor(email: string): Promise<Cached> {
     // The library's state for this person: any save, enablement or new skill changes the key.
-    const [state] = await db.execute<{ key: string }>(sql`select concat_ws(':', (select count(*) from skills), (select max(updated_at)::text from skills), (select count(*) from skill_enablements where email = ${email}), (select max(updated_at)::text from skill_enablements where email = ${email})) as key`)
+    const [state] = await db.execute<{ key: string, library: string }>(sql`select concat_ws(':', (select count(*) from skills), (select max(updated_at)::text from skills), (select count(*) from skill_enablements where email = ${email}), (select max(updated_at)::text from skill_enablements where email = ${email})) as key, concat_ws(':', (select count(*) from skills), (select max(updated_at)::text from skills)) as library`)
     const key = String(state!.key)
+    // A skill written past the routes (a seed, a promoted proposal, an agent's draft) reaches the memory's index here.
+    if (indexedKey !== state!.library) {
+      try {
+        await syncSkillIndex(db, embedder)
+        indexedKey = String(state!.library)
+      }
+      catch (error) {
+        // No embedding today (an outage): route on what the index holds, retry at the next run.
+        log?.(`[skills] the memory index of skills could not be brought up to date: ${(error as Error).message}`)
+      }
+    }
     const cached = cache.get(email)
     if (cached && cached.key === key) return cached
     const list = await enabledSkills(db, email)
@@ -27,6 +42,7 @@ export function skillRouterPort(db: Db, settings?: RouterSettings): SkillRouterP
       const { index, skills } = await indexFor(email)
       const decision = await routeSkills(index, {
         request, forced, ...(settings ? { settings } : {}),
+        recall: async (text, topK, exclude) => await recallSkills({ db, embedder, log }, text, [...skills.values()].filter(skill => !exclude.has(skill.name)), topK),
         ...(choose ? { choose: (text, candidates) => choose(text, candidates.map(c => ({ name: c.name, description: skills.get(c.name)?.description ?? '' }))) } : {}),
       })
       const selected: SelectedSkill[] = decision.kept.flatMap((kept) => {

@@ -10,6 +10,7 @@ import { agentCustom, type AgentCustom } from '../../../../db/schema/custom-agen
 import { hubUsers } from '../../../../db/schema/hub'
 import { skills } from '../../../../db/schema/skills'
 import type { RunContext, RunContextRequest } from '../engine/context'
+import { readStudioPolicy } from './studio-policy'
 import { EngineError } from '../engine/errors'
 import type { ToolRegistry } from '../engine/tools'
 import { HUB_ROLE_RANK, type PersonRole, type Surface } from '../engine/vocabulary'
@@ -23,15 +24,22 @@ export interface StudioPolicy { tools: readonly string[] | null }
 
 export interface EffectiveAccess { tools: string[], tenants: string[] }
 
-/** P3: owner's rights ∩ allowlist ∩ studio policy. A viewer owner's agent only reads. */
-export function effectiveAccess(agent: Pick<AgentCustom, 'allowlist' | 'canDelegate'>, ownerRole: PersonRole | null, registry: ToolRegistry, policy: StudioPolicy = { tools: null }): EffectiveAccess {
+/** Tools of the person's own agent only: a custom agent never holds them, whatever its allowlist says. */
+export const PERSONAL_ONLY_TOOLS: readonly string[] = ['draft_custom_agent']
+
+/**
+ * P3: owner's rights ∩ allowlist ∩ studio policy. A viewer owner's agent only reads; so does a
+ * run a viewer starts (a sharee's role narrows, never widens: `actingRole`).
+ */
+export function effectiveAccess(agent: Pick<AgentCustom, 'allowlist' | 'canDelegate'>, ownerRole: PersonRole | null, registry: ToolRegistry, policy: StudioPolicy = { tools: null }, actingRole: PersonRole | null = null): EffectiveAccess {
   if (!ownerRole) return { tools: [], tenants: [] }
   const granted = new Set(agent.allowlist.tools)
+  const rank = Math.min(HUB_ROLE_RANK[ownerRole], actingRole ? HUB_ROLE_RANK[actingRole] : Infinity)
   const tools = registry.list().filter((tool) => {
-    if (tool.name === DELEGATE_TOOL) return agent.canDelegate
-    if (!granted.has(tool.name)) return false
+    if (PERSONAL_ONLY_TOOLS.includes(tool.name)) return false
     if (policy.tools && !policy.tools.includes(tool.name)) return false
-    return tool.class === 'READ' || HUB_ROLE_RANK[ownerRole] >= HUB_ROLE_RANK.operator
+    if (tool.class !== 'READ' && rank < HUB_ROLE_RANK.operator) return false
+    return tool.name === DELEGATE_TOOL ? agent.canDelegate : granted.has(tool.name)
   }).map(tool => tool.name)
   return { tools, tenants: [...agent.allowlist.tenants] }
 }
@@ -58,12 +66,16 @@ export interface CustomRunInput {
   extraContext?: string
 }
 
-/** The run context of a custom agent's run: its instructions, attached skills, allowlist, model. */
+/**
+ * The run context of a custom agent's run: its instructions, attached skills, allowlist, model.
+ * The studio policy is read from the database unless given (every custom run passes it).
+ */
 export async function customRunContext(db: Db, registry: ToolRegistry, input: CustomRunInput, policy?: StudioPolicy): Promise<RunContextRequest> {
   const agent = await customAgent(db, input.codename)
   if (agent.killed) throw new EngineError('agent_killed', `${agent.codename} is stopped (kill switch): it starts no new run`, 409)
   const ownerRole = await ownerRoleOf(db, agent.ownerEmail)
-  const access = effectiveAccess(agent, ownerRole, registry, policy)
+  const interactive = input.trigger === 'interactive' && input.actingUser ? input.actingUser.role : null
+  const access = effectiveAccess(agent, ownerRole, registry, policy ?? await readStudioPolicy(db), interactive)
   let depth = 0
   let budget: RunContextRequest['budget']
   if (input.parent) {

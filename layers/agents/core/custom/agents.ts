@@ -3,7 +3,7 @@
 // allowlist, attached skills and triggers. Every save is a version (its whole configuration
 // and triggers), any version can be restored (which is itself a new version), and a
 // duplicate copies instructions and triggers, never access (allowlist) or approvals.
-import { and, desc, eq, inArray } from 'drizzle-orm'
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Db } from '../../../../db/connection'
 import { agentInstructions } from '../../../../db/schema/agent-instructions'
@@ -13,6 +13,7 @@ import { skills } from '../../../../db/schema/skills'
 import { EngineError } from '../engine/errors'
 import { HUB_ROLE_RANK, type PersonRole } from '../engine/vocabulary'
 import { MAX_DEPTH_LIMIT } from './access'
+import { agentAtLevel, sharedWith, type AccessLevel } from './sharing'
 import { TriggerInput } from './triggers'
 
 const codename = z.string().trim().min(2).max(64).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'codename: lower-case words joined by hyphens')
@@ -65,21 +66,29 @@ export interface CustomAgentView {
 
 export type Editor = { email: string, role: PersonRole }
 
-/** Only the owner (or a founder) edits an agent; anyone else is told it does not exist. */
-export async function editableAgent(db: Db, editor: Editor, name: string): Promise<AgentCustom> {
-  const [row] = await db.select().from(agentCustom).where(eq(agentCustom.codename, name))
-  if (!row || (row.ownerEmail !== editor.email && editor.role !== 'founder')) throw new EngineError('not_found', `no custom agent ${name}`, 404)
-  return row
+/**
+ * The agent if the editor holds `needed` on it (owner or founder: full; else their share).
+ * Not shared with them: 404, as if it did not exist; shared below `needed`: 403 (sharing.ts).
+ */
+export async function editableAgent(db: Db, editor: Editor, name: string, needed: AccessLevel = 'edit'): Promise<AgentCustom> {
+  return (await agentAtLevel(db, editor, name, needed)).agent
 }
 
-export async function listCustomAgents(db: Db, viewer: Editor): Promise<Array<AgentCustom & { nickname: string }>> {
+/** The person's own agents and those shared with them (a founder sees every one), with their level. */
+export async function listCustomAgents(db: Db, viewer: Editor): Promise<Array<AgentCustom & { nickname: string, level: AccessLevel, shared: boolean }>> {
   const query = db.select({ custom: agentCustom, nickname: agents.nickname }).from(agentCustom).innerJoin(agents, eq(agents.codename, agentCustom.codename))
-  const rows = viewer.role === 'founder' ? await query : await query.where(eq(agentCustom.ownerEmail, viewer.email))
-  return rows.map(row => ({ ...row.custom, nickname: row.nickname }))
+  const shares = await sharedWith(db, viewer.email)
+  const rows = viewer.role === 'founder'
+    ? await query
+    : await query.where(or(eq(agentCustom.ownerEmail, viewer.email), shares.size > 0 ? inArray(agentCustom.codename, [...shares.keys()]) : sql`false`))
+  return rows.map((row) => {
+    const own = row.custom.ownerEmail === viewer.email
+    return { ...row.custom, nickname: row.nickname, level: own || viewer.role === 'founder' ? 'full' as const : shares.get(row.custom.codename)!, shared: !own && shares.has(row.custom.codename) }
+  })
 }
 
 export async function customAgentView(db: Db, viewer: Editor, name: string): Promise<CustomAgentView> {
-  const agent = await editableAgent(db, viewer, name)
+  const agent = await editableAgent(db, viewer, name, 'use')
   const [[identity], triggers, versions] = await Promise.all([
     db.select({ nickname: agents.nickname }).from(agents).where(eq(agents.codename, name)),
     db.select().from(agentTriggers).where(eq(agentTriggers.codename, name)).orderBy(agentTriggers.id),
@@ -151,13 +160,23 @@ function stripDefaults(rest: Record<string, unknown>): Record<string, unknown> {
 
 /** Saves the whole configuration as the next version. */
 export async function saveCustomAgent(db: Db, editor: Editor, name: string, config: ConfigInput): Promise<CustomAgentView> {
-  const agent = await editableAgent(db, editor, name)
+  const { agent, level } = await agentAtLevel(db, editor, name, 'edit')
+  // `edit` changes what the agent says and when it wakes, never what it may touch.
+  if (level !== 'full' && changesAccess(agent, config)) throw new EngineError('share_level_too_low', `${name}: changing its access (allowlist, delegation) needs "full"`, 403, { level, needed: 'full' })
+  // Instruction documents are personal: only the owner links another of theirs.
+  if (editor.email !== agent.ownerEmail && config.instructionId && config.instructionId !== agent.instructionId) throw new EngineError('invalid_instructions', 'instructionId: only the owner links one of their instruction documents', 400)
   await checkReferences(db, agent.ownerEmail, config)
   await db.transaction(async (tx) => {
     const [current] = await tx.select({ version: agentCustom.version }).from(agentCustom).where(eq(agentCustom.codename, name)).for('update')
     await writeConfig(tx as unknown as Db, name, config, editor.email, current!.version + 1)
   })
   return await customAgentView(db, editor, name)
+}
+
+function changesAccess(agent: AgentCustom, config: ConfigInput): boolean {
+  const sorted = (list: readonly unknown[]) => JSON.stringify([...list].map(String).sort())
+  const keys = ['tools', 'tenants', 'documents', 'skills'] as const
+  return keys.some(key => sorted(agent.allowlist[key] ?? []) !== sorted(config.allowlist[key])) || agent.canDelegate !== config.canDelegate || agent.maxDepth !== config.maxDepth
 }
 
 /** Restores a version's configuration as a new version (nothing is lost, I11). */

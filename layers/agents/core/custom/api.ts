@@ -10,7 +10,10 @@ import { clients } from '../../../../db/schema/clients'
 import { agentTriggerFires } from '../../../../db/schema/custom-agents'
 import { skills } from '../../../../db/schema/skills'
 import { customAgentView, type CustomAgentView, type Editor } from './agents'
+import { PERSONAL_ONLY_TOOLS } from './access'
 import { customToolRegistry } from './delegation'
+import { accessLevel, listShares, type AccessLevel, type ShareRow } from './sharing'
+import { readStudioPolicy } from './studio-policy'
 import { previewSchedule } from './triggers'
 
 export const CodenameParams = z.object({ codename: z.string().min(1).max(64).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'codename: lower-case words joined by hyphens') })
@@ -27,13 +30,19 @@ export interface CustomAgentPage extends CustomAgentView {
   fires: Array<{ triggerId: number, outcome: string, runId: string | null, detail: string, firedAt: Date }>
   /** What the Settings tab offers: the owner's instruction documents, the skills, the tenants. */
   options: { tools: Array<{ name: string, class: string, description: string }>, instructions: Array<{ id: string, title: string }>, skills: Array<{ id: number, name: string }>, tenants: Array<{ id: string, name: string }> }
+  /** The viewer's level on the agent (owner, founder: full) and, for `full`, who it is shared with. */
+  level: AccessLevel
+  shares: ShareRow[]
+  /** The studio policy's tools (null: every tool): an allowlisted tool outside it never reaches a run. */
+  studioTools: readonly string[] | null
 }
 
 export async function customAgentPage(db: Db, viewer: Editor, codename: string, now = new Date()): Promise<CustomAgentPage> {
   const view = await customAgentView(db, viewer, codename)
-  const tools = customToolRegistry().list().filter(tool => !tool.allowlistOnly).map(tool => ({ name: tool.name, class: tool.class, description: tool.description }))
+  const level = (await accessLevel(db, viewer, view.agent))!
+  const tools = customToolRegistry().list().filter(tool => !tool.allowlistOnly && !PERSONAL_ONLY_TOOLS.includes(tool.name)).map(tool => ({ name: tool.name, class: tool.class, description: tool.description }))
   const schedules = view.triggers.filter(trigger => trigger.kind === 'schedule' && trigger.cron).map(trigger => ({ triggerId: trigger.id, cron: trigger.cron!, ...previewSchedule(trigger.cron!, now) }))
-  const [runs, fires, instructions, skillRows, tenants] = await Promise.all([
+  const [runs, fires, instructions, skillRows, tenants, shares, policy] = await Promise.all([
     db.select({ id: agentRuns.id, trigger: agentRuns.trigger, status: agentRuns.status, request: agentRuns.request, answer: agentRuns.answer, error: agentRuns.error, parentRunId: agentRuns.parentRunId, rerunOf: agentRuns.rerunOf, createdAt: agentRuns.createdAt })
       .from(agentRuns).where(eq(agentRuns.agent, codename)).orderBy(desc(agentRuns.createdAt)).limit(50),
     db.select({ triggerId: agentTriggerFires.triggerId, outcome: agentTriggerFires.outcome, runId: agentTriggerFires.runId, detail: agentTriggerFires.detail, firedAt: agentTriggerFires.firedAt })
@@ -41,8 +50,12 @@ export async function customAgentPage(db: Db, viewer: Editor, codename: string, 
     db.select({ id: agentInstructions.id, title: agentInstructions.title }).from(agentInstructions).where(and(eq(agentInstructions.ownerEmail, view.agent.ownerEmail), isNull(agentInstructions.archivedAt))),
     db.select({ id: skills.id, name: skills.name }).from(skills).orderBy(asc(skills.name)),
     db.select({ id: clients.id, name: clients.name }).from(clients).orderBy(asc(clients.name)),
+    level === 'full' ? listShares(db, codename) : Promise.resolve([]),
+    readStudioPolicy(db),
   ])
   const steps = runs.length > 0 ? await db.select({ runId: agentRunSteps.runId, skills: agentRunSteps.skills }).from(agentRunSteps).where(inArray(agentRunSteps.runId, runs.map(run => run.id))) : []
   const skillsOf = (id: string) => [...new Set(steps.filter(step => step.runId === id).flatMap(step => step.skills))]
-  return { ...view, schedules, runs: runs.map(run => ({ ...run, skills: skillsOf(run.id) })), fires, options: { tools, instructions, skills: skillRows, tenants } }
+  // Instruction documents are personal: someone the agent is shared with sees only the linked one's title.
+  const documents = viewer.email === view.agent.ownerEmail ? instructions : instructions.filter(doc => doc.id === view.agent.instructionId)
+  return { ...view, schedules, runs: runs.map(run => ({ ...run, skills: skillsOf(run.id) })), fires, options: { tools, instructions: documents, skills: skillRows, tenants }, level, shares, studioTools: policy.tools }
 }

@@ -10,6 +10,7 @@ import { getRun } from '../engine/store'
 import type { ToolPorts } from '../engine/ports'
 import { EngineError } from '../engine/errors'
 import { customRunContext, DELEGATE_TOOL, type StudioPolicy } from './access'
+import { DRAFT_CUSTOM_AGENT } from './draft-tool'
 
 export const DELEGATE_TO_AGENT: ToolDefinition = defineTool({
   name: DELEGATE_TOOL,
@@ -32,9 +33,9 @@ export const DELEGATE_TO_AGENT: ToolDefinition = defineTool({
 
 let shared: ToolRegistry | undefined
 
-/** The hub's tools: the first tools plus delegation (built once: its JSON schemas are computed at creation). */
+/** The hub's tools: the first tools, delegation and agent drafting (built once: its JSON schemas are computed at creation). */
 export function customToolRegistry(): ToolRegistry {
-  return (shared ??= createToolRegistry([...FIRST_TOOLS, DELEGATE_TO_AGENT]))
+  return (shared ??= createToolRegistry([...FIRST_TOOLS, DELEGATE_TO_AGENT, DRAFT_CUSTOM_AGENT]))
 }
 
 /** The `delegate` port: builds the child's context (depth cap, its own allowlist, shared budget) and drives it. */

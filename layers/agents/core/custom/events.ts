@@ -1,21 +1,23 @@
 // The event path of the dispatcher: what happened in the hub since a time, as HubEvents —
 // a new Atlas message classified (and, sorted to a tenant, its incoming mail), a lesson
-// recorded, a work item changing status, an instruction document saved (its @mentions).
+// recorded, a work item changing status, an instruction document or a skill saved (their
+// @mentions; a skill drafted by an agent's run counts once its owner saves it).
 // Each carries its actor; a write made by an agent's run (actor `agent-run:<run id>:…`) names
 // the run's agent so the dispatcher never lets that agent wake itself.
-import { and, eq, gt, inArray, isNotNull } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm'
 import type { Db } from '../../../../db/connection'
 import { agentInstructionVersions } from '../../../../db/schema/agent-instructions'
 import { agentRuns } from '../../../../db/schema/agent-runs'
 import { atlasInbox, atlasMessages } from '../../../../db/schema/atlas'
 import { learnLessons } from '../../../../db/schema/learn'
+import { skillVersions } from '../../../../db/schema/skills'
 import { workTransitions } from '../../../../db/schema/worksites'
 import type { HubEvent } from './triggers'
 
 const RUN_ACTOR = /^agent-run:([0-9a-f-]{36}):/
 
 export async function collectEvents(db: Db, since: Date, limit = 500): Promise<HubEvent[]> {
-  const [messages, lessons, transitions, instructions] = await Promise.all([
+  const [messages, lessons, transitions, instructions, skillSaves] = await Promise.all([
     db.select({ id: atlasMessages.id, subject: atlasMessages.subject, from: atlasMessages.fromAddress, intent: atlasInbox.intent, tenant: atlasInbox.tenantId })
       .from(atlasInbox).innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
       .where(and(isNotNull(atlasInbox.intent), gt(atlasInbox.classifiedAt, since))).limit(limit),
@@ -24,6 +26,9 @@ export async function collectEvents(db: Db, since: Date, limit = 500): Promise<H
     db.select().from(workTransitions).where(and(eq(workTransitions.kind, 'transition'), gt(workTransitions.at, since))).limit(limit),
     db.select({ id: agentInstructionVersions.id, body: agentInstructionVersions.body, author: agentInstructionVersions.author })
       .from(agentInstructionVersions).where(gt(agentInstructionVersions.createdAt, since)).limit(limit),
+    // A draft's first version (note `draft`) is an agent's proposal, not a person's save.
+    db.select({ id: skillVersions.id, body: skillVersions.body, author: skillVersions.createdBy })
+      .from(skillVersions).where(and(gt(skillVersions.createdAt, since), or(isNull(skillVersions.note), ne(skillVersions.note, 'draft')))).limit(limit),
   ])
   const events: HubEvent[] = []
   for (const message of messages) {
@@ -46,6 +51,9 @@ export async function collectEvents(db: Db, since: Date, limit = 500): Promise<H
   }
   for (const version of instructions) {
     events.push({ kind: 'mention', id: `instruction-version:${version.id}`, actor: version.author, agent: null, fields: {}, text: version.body })
+  }
+  for (const version of skillSaves) {
+    events.push({ kind: 'mention', id: `skill-version:${version.id}`, actor: version.author, agent: null, fields: {}, text: version.body })
   }
   return await withRunAgents(db, events)
 }

@@ -17,8 +17,8 @@ export const FIRST_TOOLS = [
     description: 'Search the hub\'s memory (scars/lessons, vault notes, projects, agents) by meaning and words.',
     class: 'READ',
     input: z.object({ query, k: limit }),
-    run: async (input, { ports }) => {
-      const hits = await ports.recall(input.query, input.k)
+    run: async (input, { ports, tenants }) => {
+      const hits = await ports.recall(input.query, input.k, tenants ?? null)
       return { output: hits, sources: hits.map(hit => ({ kind: hit.sourceType, ref: hit.sourceId, title: hit.title })) }
     },
   }),
@@ -27,8 +27,8 @@ export const FIRST_TOOLS = [
     description: 'Read one note of the vault by its path (e.g. permanent/webhooks.md).',
     class: 'READ',
     input: z.object({ path: z.string().trim().min(1).max(1024) }),
-    run: async (input, { ports }) => {
-      const note = await ports.readNote(input.path)
+    run: async (input, { ports, tenants }) => {
+      const note = await ports.readNote(input.path, tenants ?? null)
       if (!note) throw new ToolError('not_found', `no vault note at ${input.path}`)
       return { output: note, sources: [{ kind: 'note', ref: note.path, title: note.title }] }
     },
@@ -38,8 +38,8 @@ export const FIRST_TOOLS = [
     description: 'Search chantiers, jobs and tasks by title.',
     class: 'READ',
     input: z.object({ query, limit }),
-    run: async (input, { ports }) => {
-      const hits = await ports.searchWorkItems(input.query, input.limit)
+    run: async (input, { ports, tenants }) => {
+      const hits = await ports.searchWorkItems(input.query, input.limit, tenants ?? null)
       return { output: hits, sources: hits.map(hit => ({ kind: hit.entity, ref: hit.id, title: hit.title })) }
     },
   }),
@@ -48,8 +48,8 @@ export const FIRST_TOOLS = [
     description: 'Read a chantier, job or task by its id.',
     class: 'READ',
     input: z.object({ id: z.string().uuid() }),
-    run: async (input, { ports }) => {
-      const item = await ports.readWorkItem(input.id)
+    run: async (input, { ports, tenants }) => {
+      const item = await ports.readWorkItem(input.id, tenants ?? null)
       if (!item) throw new ToolError('not_found', `no work item ${input.id}`)
       return { output: item, sources: [{ kind: String(item.entity ?? 'work_item'), ref: input.id, title: String(item.title ?? input.id) }] }
     },
@@ -80,8 +80,8 @@ export const FIRST_TOOLS = [
     description: 'Read the briefing of a registry agent (persona, scars, mission) for a task.',
     class: 'READ',
     input: z.object({ codename: z.string().trim().min(1).max(100), task: z.string().max(2000).default('') }),
-    run: async (input, { ports }) => {
-      const briefing = await ports.agentBriefing(input.codename, input.task)
+    run: async (input, { ports, tenants }) => {
+      const briefing = await ports.agentBriefing(input.codename, input.task, tenants ?? null)
       if (!briefing) throw new ToolError('not_found', `no agent ${input.codename}`)
       return { output: briefing, sources: [{ kind: 'agent', ref: briefing.codename, title: `Briefing of ${briefing.codename}` }] }
     },

@@ -17,7 +17,7 @@ import { hasStandingApproval } from './standing'
 import { appendStep, getRun, insertRun, runner, ledgerCost, truncate, updateRun, updateStep, type AgentRun, type AgentRunStep, type StepInsert } from './store'
 import { ToolError, type ToolDefinition, type ToolRegistry, type ToolRunContext } from './tools'
 import { assertWithinLimits, type PersonLimits } from './usage'
-import { nameSkills, parseChoice, skillToolLimit, type SkillRouterPort } from './skills'
+import { namesInChoice, nameSkills, skillToolLimit, type SkillRouterPort } from './skills'
 import { APPROVAL_TTL_MS, ENGINE_FEATURE, MODEL_OUTPUT_CHARS, type RunStatus } from './vocabulary'
 
 export interface EngineDeps {
@@ -98,15 +98,20 @@ export async function createRun(deps: EngineDeps, request: RunContextRequest): P
 /** Asks the skills library; between the thresholds the run's model chooses, unless the run is offline. */
 async function selectSkills(deps: EngineDeps, router: SkillRouterPort, context: RunContext) {
   const first = context.modelResolution?.first
-  const online = first && first.provider !== 'offline'
+  const ask = modelAsk(context)
+  // No surface list (Auto): online when a real completion provider is configured, as the run's first turn will be.
+  const online = first
+    ? first.provider !== 'offline'
+    : ask.provider !== 'offline' && (deps.providers?.() ?? []).some(p => p.configured && p.provider !== 'offline' && p.provider !== 'voyage' && !p.coolingDown)
   const choose = online
     ? async (request: string, candidates: Array<{ name: string, description: string }>) => {
       const turn = await deps.chat({
-        feature: ENGINE_FEATURE, provider: first.provider, model: first.model, actor: context.actingUser.email, tools: [],
+        feature: ENGINE_FEATURE, ...ask, actor: context.actingUser.email, tools: [],
         system: 'Pick the skills (at most two) that fit the request, among the candidates only. Answer with a JSON array of their names, [] for none.',
         messages: [{ role: 'user', content: `Request: ${request}\n\nCandidates:\n${candidates.map(c => `- ${c.name}: ${c.description}`).join('\n')}` }],
       })
-      return parseChoice(turn.content, candidates.map(c => c.name))
+      // Every name it said: the router applies only candidates and logs the others.
+      return namesInChoice(turn.content)
     }
     : undefined
   return await router.select({ email: context.actingUser.email, request: context.request, forced: context.forcedSkills.map(s => s.name), ...(choose ? { choose } : {}) })

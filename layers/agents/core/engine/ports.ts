@@ -5,17 +5,19 @@ export interface RecallPortHit { sourceType: string, sourceId: string, title: st
 export interface WorkItemHit { id: string, entity: 'chantier' | 'job' | 'task', title: string, status: string, project: string | null }
 export interface MessageHit { id: number, subject: string, from: string | null, receivedAt: string | null, intent: string | null, tenantId?: string | null }
 
+// Every READ port takes the run's `tenants` (clients.id): given (an allowlist run), only those
+// tenants' rows and the shared (tenant-less) ones are read; an empty list reads the shared ones only.
 export interface ToolPorts {
-  recall: (query: string, k: number) => Promise<RecallPortHit[]>
-  readNote: (path: string) => Promise<{ path: string, title: string, body: string } | null>
-  searchWorkItems: (query: string, limit: number) => Promise<WorkItemHit[]>
-  readWorkItem: (id: string) => Promise<Record<string, unknown> | null>
+  recall: (query: string, k: number, tenants?: string[] | null) => Promise<RecallPortHit[]>
+  readNote: (path: string, tenants?: string[] | null) => Promise<{ path: string, title: string, body: string } | null>
+  searchWorkItems: (query: string, limit: number, tenants?: string[] | null) => Promise<WorkItemHit[]>
+  readWorkItem: (id: string, tenants?: string[] | null) => Promise<Record<string, unknown> | null>
   /** `tenants` given (an allowlist run): only messages of those tenants. */
   searchMessages: (query: string, limit: number, tenants?: string[] | null) => Promise<MessageHit[]>
   readMessage: (id: number, tenants?: string[] | null) => Promise<Record<string, unknown> | null>
   /** Starts a child run of another custom agent and drives it (delegate_to_agent); absent: no delegation. */
   delegate?: (input: { codename: string, request: string, context: string }, parent: { runId: string, context: import('./context').RunContext }) => Promise<{ runId: string, status: string, answer: string | null }>
-  agentBriefing: (codename: string, task: string) => Promise<{ codename: string, text: string } | null>
+  agentBriefing: (codename: string, task: string, tenants?: string[] | null) => Promise<{ codename: string, text: string } | null>
   createTask: (input: { jobId: string, title: string, description: string }, actor: string) => Promise<{ id: string, title: string }>
   /** Undo of createTask: deletes the task; false when it is gone or a spawn already works on it. */
   deleteCreatedTask: (id: string) => Promise<boolean>
@@ -33,4 +35,8 @@ export interface ToolPorts {
   draftSkill: (input: { ownerEmail: string, name: string, description: string, body: string, tags: string[] }) => Promise<{ skillId: number, name: string, link: string }>
   /** Undo of a draft: deletes it while it is still a draft; false once the person saved it. */
   discardDraftSkill: (skillId: number) => Promise<boolean>
+  /** Stores a custom agent's draft for the person to review and save (never an agent); absent: no drafting. */
+  draftCustomAgent?: (input: import('../custom/drafts').DraftInput & { ownerEmail: string, role: import('./vocabulary').PersonRole, runId: string }) => Promise<{ draftId: string, link: string, suggestedTools: string[], refusedTools: Array<{ name: string, reason: string }> }>
+  /** Undo of a draft: discards it while it is a draft; false once the person saved it. */
+  discardCustomAgentDraft?: (draftId: string) => Promise<boolean>
 }

@@ -49,8 +49,17 @@ export function nameSkills(answer: string, names: string[]): string {
   return missing.length === 0 ? answer : `${answer}\n\n_Skill${names.length > 1 ? 's' : ''} used: ${names.join(', ')}_`
 }
 
-/** Parses the model's pick: a JSON array of names, or names one per line; only candidates count. */
-export function parseChoice(content: string, candidates: string[]): string[] {
+/**
+ * Every name the model's pick says — a JSON array of names, or names separated by spaces,
+ * commas or lines — whether or not it is a candidate (the router keeps only candidates and
+ * logs the rest), at most 20, each at most 64 characters.
+ */
+export function namesInChoice(content: string): string[] {
+  return parseChoice(content, null).slice(0, 20).map(name => name.slice(0, 64))
+}
+
+/** Parses the model's pick: a JSON array of names, or names one per line; only candidates count (all names when `candidates` is null). */
+export function parseChoice(content: string, candidates: string[] | null): string[] {
   const found = content.match(/\[[^\]]*\]/)
   let names: string[] = []
   if (found) {
@@ -63,5 +72,5 @@ export function parseChoice(content: string, candidates: string[]): string[] {
     }
   }
   if (names.length === 0) names = content.split(/[\s,]+/)
-  return names.map(name => name.trim().replace(/^\//, '')).filter(name => candidates.includes(name))
+  return names.map(name => name.trim().replace(/^\//, '')).filter(name => name !== '' && (candidates === null || candidates.includes(name)))
 }

@@ -2,13 +2,15 @@
 // schedule fires once per due time across two dispatchers; an event trigger with a filter
 // fires only on matching events; an agent's own write does not wake it; the hourly cap and
 // the kill switch hold (a running run is not touched); a mention in an instruction document
-// wakes the mentioned agent. Runs are real engine runs (offline model).
+// or in a skill's body wakes the mentioned agent (a draft proposed by a run does not, nor a
+// skill saved by the agent's own run; the same save is never fired twice). Runs are real engine runs (offline model).
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { agentRuns } from '../../../../db/schema/agent-runs'
 import { agentTriggerFires } from '../../../../db/schema/custom-agents'
 import { hubUsers } from '../../../../db/schema/hub'
+import { skillVersions } from '../../../../db/schema/skills'
 import { workTransitions } from '../../../../db/schema/worksites'
 import { createAiFacade } from '../../../ai/core/facade'
 import { hubToolPorts } from '../../../atlas/core/agent-ports'
@@ -20,6 +22,7 @@ import { dispatchEvents, dispatchSchedules, type DispatchDeps } from '../../core
 import { collectEvents } from '../../core/custom/events'
 import { startRun, type EngineDeps } from '../../core/engine/loop'
 import { createDocument } from '../../core/instructions/documents'
+import { createSkill, saveSkill } from '../../../skills/core/library'
 import agentsDispatch from '../../../../automates/agents-dispatch'
 
 const OWNER = { email: 'owner-triggers@studio.test', role: 'operator' as const }
@@ -122,6 +125,31 @@ describeOnBothDatabases('custom agent triggers', (database) => {
     const fires = await db.select().from(agentTriggerFires).where(eq(agentTriggerFires.codename, 'mention-bot'))
     expect(fires).toHaveLength(1)
     expect(fires[0]!.runId).toBe(results.find(r => r.codename === 'mention-bot')!.runId)
+  })
+
+  it('wakes the agent mentioned in a skill document, with the same dedup and self-write rules', async () => {
+    const { db } = database()
+    await createCustomAgent(db, OWNER, { ...ConfigBody.parse({ nickname: 'Skill reader', triggers: [{ kind: 'mention' }] }), codename: 'skill-mention-bot' })
+    const since = new Date(Date.now() - 1000)
+    // A draft proposed by an agent's run is not a person's save: no wake-up until it is saved.
+    const draft = await createSkill(db, OWNER, { name: 'mention-draft', description: 'A draft', body: 'Then ping @skill-mention-bot.' }, { origin: 'assistant', draft: true })
+    const skillFires = (results: Awaited<ReturnType<typeof dispatchEvents>>) => results.filter(r => r.codename === 'skill-mention-bot').map(r => r.outcome)
+    expect(skillFires(await dispatchEvents(dispatcher(new Date()), await collectEvents(db, since)))).toEqual([])
+    await saveSkill(db, OWNER, draft.id, { description: 'A draft', body: 'Then ping @skill-mention-bot.' })
+    const first = await dispatchEvents(dispatcher(new Date()), await collectEvents(db, since))
+    expect(skillFires(first)).toEqual(['fired'])
+    // The same save seen again (an overlapping window, a second dispatcher): a duplicate, never a second run.
+    expect(skillFires(await dispatchEvents(dispatcher(new Date()), await collectEvents(db, since)))).toEqual(['duplicate'])
+    // A skill written by the agent's own run does not wake it.
+    const runId = first.find(r => r.codename === 'skill-mention-bot')!.runId!
+    const later = new Date(Date.now() - 1)
+    await db.insert(skillVersions).values({ skillId: draft.id, version: 99, description: 'A draft', body: 'Note for @skill-mention-bot', createdBy: `agent-run:${runId}:${OWNER.email}` })
+    expect(skillFires(await dispatchEvents(dispatcher(new Date()), await collectEvents(db, later)))).toEqual(['self'])
+    // A skill created by hand mentioning it, in a hub document a person wrote, wakes it again.
+    await createSkill(db, OWNER, { name: 'mention-by-hand', description: 'By hand', body: 'Ask @skill-mention-bot for the figures.' })
+    // (the agent's own write, seen again, stays recorded once: a duplicate)
+    expect(skillFires(await dispatchEvents(dispatcher(new Date()), await collectEvents(db, later)))).toEqual(['duplicate', 'fired'])
+    expect(await db.select().from(agentTriggerFires).where(eq(agentTriggerFires.codename, 'skill-mention-bot'))).toHaveLength(3)
   })
 
   it('keeps every save as a version and restores one', async () => {

@@ -8,7 +8,7 @@ import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { startFleet, KEYS, type Fleet } from '../fakes/fleet'
 import { harness, PLANTED_KEYS, plantedKeyFragments } from '../fakes/harness'
 import { createAiFacade } from '../../core/facade'
-import { createDbLedger } from '../../core/ledger'
+import { createDbLedger, type LedgerEntry } from '../../core/ledger'
 import { upsertPrice } from '../../core/prices'
 import type { ProcessRunner } from '../../core/clients/process-runner'
 
@@ -83,6 +83,41 @@ describeOnBothDatabases('AI consumption ledger', (database) => {
     await cli.ai.flush()
     expect((await rows('ledger_cli'))[0]).toMatchObject({ provider: 'anthropic', via: 'agent-cli', model: 'claude-haiku-4-5', cost_source: 'reported', failover_chain: [] })
     expect(Number((await rows('ledger_cli'))[0]!.cost_usd)).toBeCloseTo(0.0123, 8)
+  })
+
+  it('writes a lone call at once, a burst of calls in one INSERT after the gap, and flush does not wait for the gap', async () => {
+    let writes = 0
+    const ledger = createDbLedger(async () => {
+      writes++
+      return database().db
+    }, { writeGapMs: 300 })
+    const entry = (feature: string, attempt: number): LedgerEntry => ({
+      callId: '00000000-0000-4000-8000-000000000001', at: new Date(), kind: 'completion', provider: 'mistral', via: 'api', model: 'mistral-small-latest',
+      modelRequested: 'mistral-small-latest', feature, tenant: null, actor: null, attempt, outcome: 'ok', error: null, httpStatus: null,
+      tokensIn: 1, tokensOut: 1, reportedCostUsd: null, durationMs: 1, failoverChain: [],
+    })
+    const tick = () => new Promise(resolve => setImmediate(resolve))
+    const until = async (check: () => Promise<boolean>) => {
+      for (const started = Date.now(); Date.now() - started < 250; await new Promise(resolve => setTimeout(resolve, 5))) if (await check()) return true
+      return false
+    }
+
+    ledger.record(entry('ledger_lone', 1))
+    expect(await until(async () => (await rows('ledger_lone')).length === 1)).toBe(true)
+    expect(writes).toBe(1)
+
+    // Sequential calls, each recorded after the previous one's write could have started.
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      ledger.record(entry('ledger_burst', attempt))
+      await tick()
+    }
+    await new Promise(resolve => setTimeout(resolve, 50))
+    expect(await rows('ledger_burst')).toHaveLength(0)
+    const started = Date.now()
+    await ledger.flush()
+    expect(Date.now() - started).toBeLessThan(250)
+    expect((await rows('ledger_burst')).map(row => row.attempt)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1))
+    expect(writes).toBe(2)
   })
 
   it('never fails nor blocks the call when the ledger cannot write', async () => {

@@ -15,14 +15,15 @@ let skillRouter: SkillRouterPort | undefined
 export async function useAgentEngine(): Promise<EngineDeps> {
   const ai = useAiFacade()
   const db = await useDb()
+  const embedder = await useMemoryEmbedder('agent_recall')
   return customAgentEngine({
     db,
     ai,
-    embedder: await useMemoryEmbedder('agent_recall'),
+    embedder,
     vaultDir: useMemoryConfig().vaultDir,
     env: process.env,
-    // The person's enabled skills, indexed once per library state (kept across requests).
-    skillRouter: (skillRouter ??= skillRouterPort(db, routerSettings(process.env))),
+    // The person's enabled skills, indexed once per library state (kept across requests); candidates from the memory's recall.
+    skillRouter: (skillRouter ??= skillRouterPort(db, embedder, routerSettings(process.env), line => console.warn(line))),
     log: line => console.warn(line),
   })
 }

@@ -7,12 +7,14 @@ import { costTicket } from './cost-ticket'
 import { divergenceAudit } from './divergence-audit'
 import { forgettingCurve } from './forgetting-curve'
 import { morningSummary, type SendToTeam } from './morning-mail'
+import { nightlyReflection } from './nightly-reflection'
 import { obsolescenceAudit } from './obsolescence-audit'
 import { personaDrift } from './persona-drift'
+import { projectProactivity } from './project-proactivity'
 import { repeatedScars } from './repeated-scars'
 import { sessionCompaction } from './session-compaction'
 
-export const NIGHTLY_FEATURES: readonly NightlyFeature[] = [repeatedScars, sessionCompaction, divergenceAudit, forgettingCurve, obsolescenceAudit, personaDrift, costTicket]
+export const NIGHTLY_FEATURES: readonly NightlyFeature[] = [repeatedScars, sessionCompaction, nightlyReflection, divergenceAudit, forgettingCurve, projectProactivity, obsolescenceAudit, personaDrift, costTicket]
 export const NIGHTLY_FEATURE_NAMES = NIGHTLY_FEATURES.map(f => f.name)
 
 export interface ConsolidationReport {
@@ -32,7 +34,10 @@ export async function runConsolidation(ctx: NightlyContext, options: { only?: st
     const base = { feature: feature.name, routingKey: feature.routingKey, dryRun: ctx.dryRun }
     const started = Date.now()
     try {
-      features.push({ ...base, ...await feature.run(ctx), ms: Date.now() - started })
+      const result = await feature.run(ctx)
+      // A feature that went on past some of its agents or projects still failed for those.
+      const partial = (result.counts.failed ?? 0) > 0 ? `failed for ${result.counts.failed} item(s): ${String(result.items.find(i => i.error)?.error ?? 'see items')}` : undefined
+      features.push({ ...base, ...result, ms: Date.now() - started, ...(partial ? { error: partial } : {}) })
     }
     catch (error) {
       // A failed query's own message is the SQL; the database's reason is its cause.

@@ -1,8 +1,8 @@
 // The two arms of recall as SQL over mem_embeddings: the semantic arm walks the HNSW index
 // — on PostgreSQL over the half-precision copy of the vectors (migration 0029: a third of the
-// index's size, faster distances) — with pgvector 0.8 iterative index scans, set per transaction, so a
-// selective filter still yields its rows, then re-ranks what it fetched by the exact
-// full-precision distance; the lexical arm ranks `tsv @@ to_tsquery('synedre_french',
+// index's size, faster distances) — with pgvector 0.8 iterative index scans, set by the
+// statement itself (one round trip, see semanticQuery), so a selective filter still yields
+// its rows, then re-ranks what it fetched by the exact full-precision distance; the lexical arm ranks `tsv @@ to_tsquery('synedre_french',
 // 'w1 | w2 …')` by ts_rank (unaccented French stems), leaving out of the match the words too
 // common to tell chunks apart (see lexicalQuery). Both honour the scope, the agent filter,
 // and leave out lessons archived by the forgetting curve.
@@ -18,6 +18,13 @@ export interface ArmFilter {
   agent: string | null
   /** A client tenant: its own chunks and the shared ones (no tenant), never another tenant's. */
   tenant?: string | null
+  /** A set of tenants (an allowlisted run): their chunks and the shared ones; an empty set, the shared ones only. */
+  tenants?: readonly string[] | null
+  /**
+   * Only these source ids (the skill router: a person's enabled skills). Skills are recalled
+   * only this way — a private skill never surfaces in anyone else's memory recall.
+   */
+  sourceIds?: string[] | null
   limit: number
 }
 
@@ -29,12 +36,22 @@ export function efSearchFor(limit: number): number {
   return Math.min(1000, Math.max(EF_SEARCH_MIN, limit))
 }
 
+/** A PostgreSQL text[] literal: every element double-quoted, backslashes and quotes escaped. */
+export function textArrayLiteral(values: readonly string[]): string {
+  return `{${values.map(value => `"${value.replace(/[\\"]/g, match => `\\${match}`)}"`).join(',')}}`
+}
+
 function filters(filter: ArmFilter): SQL {
   const parts: SQL[] = []
   // A note whose front matter says `type: doctrine` answers the doctrine scope too.
   if (filter.types && filter.types.length < SOURCE_TYPES.length) parts.push(sql`and (e.source_type in ${filter.types} or (e.source_type = 'note' and e.metadata->>'scope' in ${filter.types}))`)
   if (filter.agent) parts.push(sql`and e.agent = ${filter.agent}`)
   if (filter.tenant) parts.push(sql`and (e.tenant is null or e.tenant = ${filter.tenant})`)
+  if (filter.tenants) parts.push(filter.tenants.length > 0 ? sql`and (e.tenant is null or e.tenant in ${[...filter.tenants]})` : sql`and e.tenant is null`)
+  if (!filter.sourceIds) parts.push(sql`and e.source_type <> 'skill'`)
+  else if (filter.sourceIds.length === 0) parts.push(sql`and false`)
+  // One parameter (a text[]), joined as a set: `= any($1)` under a prepared statement's generic plan compares each row with every id.
+  else parts.push(sql`and e.source_id in (select unnest(${textArrayLiteral(filter.sourceIds)}::text[]))`)
   // Archived lessons are invisible to recall. A scalar sub-select (not NOT EXISTS, which the
   // planner turns into an anti-join that bypasses the HNSW index) checked per candidate;
   // the cast only ever sees numeric ids.
@@ -65,18 +82,36 @@ export interface IndexLayout {
   halfPrecision: boolean
 }
 
+/** How the HNSW scan walks: pgvector's iterative scan mode and its candidate list. */
+export interface ScanSettings {
+  iterativeScan: 'relaxed_order' | 'strict_order' | 'off'
+  efSearch: number
+}
+
+/** The semantic arm's scan: iterative (a selective filter still yields its rows), ef_search covering the fetch. */
+export function scanSettingsFor(limit: number): ScanSettings {
+  return { iterativeScan: 'relaxed_order', efSearch: efSearchFor(limit) }
+}
+
 /**
  * The nearest chunks in the index's order, then ordered by the exact distance (a
  * half-precision order is off by rounding in the last digits: the re-rank restores it).
+ * The scan's settings are applied by the statement itself, transaction-local
+ * (`set_config(…, true)`: they end with the statement's implicit transaction, or with the
+ * caller's): an uncorrelated sub-select is a one-time filter evaluated before the index scan
+ * fetches its first row, which is when pgvector reads them — one round trip instead of
+ * begin, two SETs, the query and commit. On PGlite, whose connections share one backend,
+ * nothing outlives the statement either.
  */
-export function semanticQuery(vector: string, model: string, filter: ArmFilter, index: IndexLayout): SQL {
+export function semanticQuery(vector: string, model: string, filter: ArmFilter, index: IndexLayout, scan: ScanSettings = scanSettingsFor(filter.limit)): SQL {
   const order = index.halfPrecision
     ? sql`e.embedding::${sql.raw(halfvecType(index.dimensions))} <=> ${vector}::${sql.raw(halfvecType(index.dimensions))}`
     : sql`e.embedding <=> ${vector}::vector`
   return sql`with candidates as materialized (
     select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, e.embedding <=> ${vector}::vector as distance
     from mem_embeddings e
-    where e.model = ${model} ${filters(filter)}
+    where (select set_config('hnsw.iterative_scan', ${scan.iterativeScan}, true) || set_config('hnsw.ef_search', ${String(scan.efSearch)}, true)) is not null
+      and e.model = ${model} ${filters(filter)}
     order by ${order}
     limit ${filter.limit}
   )
@@ -192,16 +227,8 @@ function toCandidates(rows: Iterable<Row>): Candidate[] {
   }))
 }
 
-/** The transaction-local settings of the semantic arm. */
-export function semanticSettings(limit: number): SQL[] {
-  return [sql.raw(`set local hnsw.iterative_scan = relaxed_order`), sql.raw(`set local hnsw.ef_search = ${efSearchFor(limit)}`)]
-}
-
 export async function semanticArm(db: Db, vector: string, model: string, filter: ArmFilter, index: IndexLayout): Promise<Candidate[]> {
-  return await db.transaction(async (tx) => {
-    for (const setting of semanticSettings(filter.limit)) await tx.execute(setting)
-    return toCandidates(await tx.execute<Row>(semanticQuery(vector, model, filter, index)))
-  })
+  return toCandidates(await db.execute<Row>(semanticQuery(vector, model, filter, index)))
 }
 
 export async function lexicalArm(db: Db, terms: string[], filter: ArmFilter): Promise<Candidate[]> {

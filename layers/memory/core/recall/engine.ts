@@ -37,6 +37,10 @@ export interface RecallRequest {
   agent?: string | null
   /** A client tenant (slug): its own notes and the shared ones, never another tenant's. */
   tenant?: string | null
+  /** A set of tenants (slugs) an allowlisted run may read: theirs and the shared ones; [] = the shared ones only. */
+  tenants?: readonly string[] | null
+  /** Only these source ids (with a scope naming their type): how the skill router recalls a person's enabled skills. */
+  sourceIds?: string[]
   /** Leave the recall counters untouched (the evaluation harness). */
   readOnly?: boolean
   /** A query vector computed beforehand (the harness embeds its queries in batches). */
@@ -177,7 +181,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   const { query, k, mode, types, belowFloor } = validateRecallRequest(request)
   const log = deps.log ?? (() => {})
   const now = deps.now?.() ?? new Date()
-  const filter = { types: types.length === SOURCE_TYPES.length ? null : types, agent: request.agent?.trim() || null, tenant: request.tenant?.trim().toLowerCase() || null, limit: k * OVERFETCH }
+  const filter = { types: types.length === SOURCE_TYPES.length ? null : types, agent: request.agent?.trim() || null, tenant: request.tenant?.trim().toLowerCase() || null, tenants: request.tenants?.map(slug => slug.trim().toLowerCase()) ?? null, sourceIds: request.sourceIds ?? null, limit: k * OVERFETCH }
   const words = queryWords(query)
   let modeUsed: RecallMode = mode
   let fallback: RecallResponse['fallback'] = null

@@ -1,10 +1,12 @@
 // 10,000 chunks: the semantic arm runs on the HNSW index, and a selective filter still
-// yields k rows thanks to pgvector 0.8's iterative index scans.
+// yields k rows thanks to pgvector 0.8's iterative index scans — set by the arm's statement
+// itself, which must reach the index scan and end with the statement.
 import { beforeAll, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { offlineEmbedding } from '../../../ai/core/offline/embed'
-import { semanticQuery, semanticSettings } from '../../core/recall/arms'
+import { efSearchFor, scanSettingsFor, semanticQuery } from '../../core/recall/arms'
 import { recall } from '../../core/recall/engine'
 import { offlineEmbedder } from '../fixtures/embedders'
 
@@ -50,16 +52,16 @@ describeOnBothDatabases('recall at 10,000 chunks', (database, kind) => {
     expect(after!.def).toBe(definition!.def)
   }, 240_000)
 
-  it('EXPLAIN shows the semantic arm on the HNSW index', async () => {
-    const { db } = database()
+  const explain = async (query: ReturnType<typeof semanticQuery>) =>
+    (await database().db.execute<{ 'QUERY PLAN': string }>(sql`explain ${query}`)).map(row => row['QUERY PLAN']).join('\n')
+
+  it('EXPLAIN shows the semantic arm on the HNSW index, its settings a one-time filter evaluated before it', async () => {
     const filter = { types: null, agent: null, limit: 15 }
-    const plan = await db.transaction(async (tx) => {
-      for (const setting of semanticSettings(filter.limit)) await tx.execute(setting)
-      return (await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${semanticQuery(literal(query), MODEL, filter, index)}`)).map(row => row['QUERY PLAN']).join('\n')
-    })
+    const plan = await explain(semanticQuery(literal(query), MODEL, filter, index))
     expect(plan).toMatch(new RegExp(`Index Scan using ${HNSW_INDEX} on mem_embeddings`))
     expect(plan).toMatch(kind === 'native' ? /Order By: \(\(embedding\)::halfvec\(1024\) <=> / : /Order By: \(embedding <=> /)
     expect(plan).not.toMatch(/Seq Scan on mem_embeddings/)
+    expect(plan).toMatch(/One-Time Filter/)
   })
 
   it('a selective filter still returns k rows (iterative index scan), where a plain HNSW scan comes back short', async () => {
@@ -73,18 +75,39 @@ describeOnBothDatabases('recall at 10,000 chunks', (database, kind) => {
     // without iterative scans: without, the scan stops at ef_search candidates, nearly all
     // filtered out.
     const filter = { types: null, agent: RARE_AGENT, limit: 15 }
-    const arm = (iterative: boolean) => db.transaction(async (tx) => {
-      for (const setting of semanticSettings(filter.limit)) await tx.execute(setting)
-      if (!iterative) await tx.execute(sql`set local hnsw.iterative_scan = off`)
-      const plan = (await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${semanticQuery(literal(query), MODEL, filter, index)}`)).map(row => row['QUERY PLAN']).join('\n')
-      return { plan, rows: await tx.execute(semanticQuery(literal(query), MODEL, filter, index)) }
-    })
-    const iterative = await arm(true)
+    const arm = async (iterativeScan: 'relaxed_order' | 'off') => {
+      const statement = semanticQuery(literal(query), MODEL, filter, index, { iterativeScan, efSearch: efSearchFor(filter.limit) })
+      return { plan: await explain(statement), rows: await db.execute(statement) }
+    }
+    const iterative = await arm('relaxed_order')
     expect(iterative.plan).toContain(`Index Scan using ${HNSW_INDEX}`)
     expect(iterative.rows).toHaveLength(15)
-    const plain = await arm(false)
+    const plain = await arm('off')
     expect(plain.plan).toContain(`Index Scan using ${HNSW_INDEX}`)
     expect(plain.rows.length).toBeLessThan(5)
+  })
+
+  it('the statement\'s ef_search caps the index scan, and the settings end with the statement', async () => {
+    // Without iterative scans an HNSW scan stops after ef_search index entries (a few more
+    // rows: chunks of equal vectors share an entry): the 150 asked for come back only when
+    // the statement's own ef_search reached the scan.
+    const { db, sql: client } = database()
+    const filter = { types: null, agent: null, limit: 150 }
+    const rows = async (efSearch: number) => (await db.execute(semanticQuery(literal(query), MODEL, filter, index, { iterativeScan: 'off', efSearch }))).length
+    expect(await rows(150)).toBe(150)
+    expect(await rows(40)).toBeLessThan(100)
+    expect(scanSettingsFor(150)).toEqual({ iterativeScan: 'relaxed_order', efSearch: 150 })
+    // On one connection: the arm, then the session's settings, still pgvector's defaults.
+    const reserved = await client.reserve()
+    try {
+      const statement = new PgDialect().sqlToQuery(semanticQuery(literal(query), MODEL, filter, index))
+      expect(await reserved.unsafe(statement.sql, statement.params as never[])).toHaveLength(150)
+      const [after] = await reserved.unsafe<Array<{ ef: string, scan: string }>>(`select current_setting('hnsw.ef_search') as ef, current_setting('hnsw.iterative_scan') as scan`)
+      expect(after).toEqual({ ef: '40', scan: 'off' })
+    }
+    finally {
+      reserved.release()
+    }
   })
 
   it('a selective scope (a source type holding 0.1 % of the chunks) returns k rows in every mode', async () => {

@@ -7,7 +7,7 @@ describe('scopes', () => {
   it('all (or nothing) is every source type', () => {
     expect(parseScope(undefined)).toEqual([...SOURCE_TYPES])
     expect(parseScope(' ALL ')).toEqual([...SOURCE_TYPES])
-    expect(SOURCE_TYPES).toHaveLength(10)
+    expect(SOURCE_TYPES).toHaveLength(11)
   })
 
   it('accepts types, plurals and the seed\'s names, in the canonical order, deduplicated', () => {
@@ -16,13 +16,14 @@ describe('scopes', () => {
   })
 
   it('refuses unknown names and empty lists', () => {
-    expect(() => parseScope('gossip')).toThrow(new ScopeError('unknown scope "gossip": use all, or one or more of scar, victory, reflex, note, doctrine, project, agent, drill, procedure, iteration (comma-separated)'))
+    expect(() => parseScope('gossip')).toThrow(new ScopeError('unknown scope "gossip": use all, or one or more of scar, victory, reflex, note, doctrine, project, agent, drill, procedure, iteration, skill (comma-separated)'))
     expect(() => parseScope(',,')).toThrow(/empty scope/)
   })
 
   it('links each source to its hub page', () => {
     expect(sourceLink('note', 'inbox/a b.md')).toBe('/hub/memory/vault?note=inbox%2Fa%20b.md')
     expect(sourceLink('agent', 'seo-technique')).toBe('/hub/agents/seo-technique')
+    expect(sourceLink('skill', '12')).toBe('/hub/skills/12')
     // No page shows a lesson yet: no link rather than a dead end.
     expect(sourceLink('scar', '12')).toBeNull()
   })

@@ -2,6 +2,7 @@ import type { H3Event } from 'h3'
 import { z } from 'zod'
 import { seedBuiltInSkills } from '../../core/builtins'
 import { SkillError } from '../../core/errors'
+import { syncSkillIndex } from '../../core/memory-index'
 import type { Actor } from '../../core/library'
 
 /** zod-checked input answered with a machine-readable 400 (data.code bad_input and the issues). */
@@ -22,10 +23,10 @@ export function skillActor(event: H3Event): Actor {
 
 let seeded: Promise<unknown> | undefined
 
-/** The skills library's database, its built-ins seeded once per process (also done by `npm start`). */
+/** The skills library's database, its built-ins seeded (and indexed in the memory) once per process (also seeded by `npm start`). */
 export async function useSkillsDb() {
   const db = await useDb()
-  seeded ??= seedBuiltInSkills(db).catch((error: unknown) => {
+  seeded ??= seedBuiltInSkills(db).then(async () => await reindexSkills(db), (error: unknown) => {
     seeded = undefined
     throw error
   })
@@ -45,5 +46,19 @@ export async function skillCall<T>(work: () => Promise<T>): Promise<T> {
       throw createError({ statusCode: 400, statusMessage: `${issues[0]?.path || 'input'}: ${issues[0]?.message ?? 'invalid'}`, data: { code: 'bad_input', issues } })
     }
     throw error
+  }
+}
+
+/**
+ * After a create, save, import, restore or delete: the skill's chunk in the memory's index, so
+ * the next routed run recalls it. The write stands if embedding fails (an outage): the router
+ * brings the index in line at its next run; the failure is logged.
+ */
+export async function reindexSkills(db: Awaited<ReturnType<typeof useDb>>): Promise<void> {
+  try {
+    await syncSkillIndex(db, await useMemoryEmbedder('memory_sync'))
+  }
+  catch (error) {
+    console.warn(`[skills] the memory index of skills was not updated (the router retries at its next run): ${(error as Error).message}`)
   }
 }

@@ -42,7 +42,7 @@ describeOnBothDatabases('skills in a run', (database) => {
       registry: firstToolRegistry(),
       ports: hubToolPorts({ db, embedder: offlineEmbedder(db), vaultDir: '/nonexistent', team: [], mailer: () => { throw new Error('no mail in this test') } }),
       providers: () => ai.providers(),
-      skillRouter: skillRouterPort(db),
+      skillRouter: skillRouterPort(db, offlineEmbedder(db)),
       log: () => {},
     }
     await seedBuiltInSkills(db)

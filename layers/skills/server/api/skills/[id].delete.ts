@@ -4,6 +4,8 @@ import { deleteSkill } from '../../../core/library'
 export default defineEventHandler(async (event) => {
   const id = skillId(event)
   const actor = skillActor(event)
-  await skillCall(async () => await deleteSkill(await useSkillsDb(), actor, id))
+  const db = await useSkillsDb()
+  await skillCall(async () => await deleteSkill(db, actor, id))
+  await reindexSkills(db)
   return { deleted: id }
 })

@@ -5,5 +5,8 @@ export default defineEventHandler(async (event) => {
   const id = skillId(event)
   const body = skillInput(SaveSkillBody, await readBody(event).catch(() => undefined))
   const actor = skillActor(event)
-  return await skillCall(async () => await saveSkill(await useSkillsDb(), actor, id, body))
+  const db = await useSkillsDb()
+  const view = await skillCall(async () => await saveSkill(db, actor, id, body))
+  await reindexSkills(db)
+  return view
 })

@@ -12,5 +12,7 @@ export default defineEventHandler(async (event) => {
   const body = skillInput(ImportBody, await readBody(event).catch(() => undefined))
   const actor = skillActor(event)
   const db = await useSkillsDb()
-  return await skillCall(async () => await importSkill(db, actor, Buffer.from(body.content, 'base64')))
+  const skill = await skillCall(async () => await importSkill(db, actor, Buffer.from(body.content, 'base64')))
+  await reindexSkills(db)
+  return skill
 })

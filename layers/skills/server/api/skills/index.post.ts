@@ -5,5 +5,7 @@ export default defineEventHandler(async (event) => {
   const body = skillInput(CreateSkillBody, await readBody(event).catch(() => undefined))
   const actor = skillActor(event)
   const db = await useSkillsDb()
-  return await skillCall(async () => await createSkill(db, actor, body))
+  const skill = await skillCall(async () => await createSkill(db, actor, body))
+  await reindexSkills(db)
+  return skill
 })

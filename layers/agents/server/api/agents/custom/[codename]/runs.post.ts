@@ -4,7 +4,8 @@ import { CodenameParams, TestRunBody } from '../../../../../core/custom/api'
 import { runView } from '../../../../../core/engine/api'
 import { startRun } from '../../../../../core/engine/loop'
 
-// The Chat tab: a run of the agent under its own allowlist, asked by its owner (or a founder),
+// The Chat tab: a run of the agent under its own allowlist, asked by its owner, a founder or a
+// person it is shared with (any level; a viewer's run only reads),
 // driven to its end (or an approval) and answered as the run page shows it.
 export default defineEventHandler(async (event) => {
   const { codename } = agentParams(event, CodenameParams)
@@ -12,7 +13,7 @@ export default defineEventHandler(async (event) => {
   const user = currentUser(event)
   return await agentCall(async () => {
     const engine = await useAgentEngine()
-    await editableAgent(engine.db, user, codename)
+    await editableAgent(engine.db, user, codename, 'use')
     const context = await customRunContext(engine.db, engine.registry, { codename, request: body.request, trigger: 'interactive', surface: 'api', actingUser: { id: user.id, email: user.email, role: user.role } })
     const run = await startRun(engine, context)
     return await runView(engine.db, run.id, user)

@@ -1,0 +1,3 @@
+-- The skills' name + description join the memory index (source type skill): the skill router's candidates (issue 21, seed 003 §13.2).
+ALTER TABLE "mem_embeddings" DROP CONSTRAINT "mem_embeddings_source_type_check";--> statement-breakpoint
+ALTER TABLE "mem_embeddings" ADD CONSTRAINT "mem_embeddings_source_type_check" CHECK ("mem_embeddings"."source_type" in ('scar', 'victory', 'reflex', 'note', 'doctrine', 'project', 'agent', 'drill', 'procedure', 'iteration', 'skill'));

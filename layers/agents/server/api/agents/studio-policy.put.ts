@@ -1,0 +1,9 @@
+import { customToolRegistry } from '../../../core/custom/delegation'
+import { saveStudioPolicy, StudioPolicyBody } from '../../../core/custom/studio-policy'
+
+// Founders: sets the tools autonomous agents may ever use (null: every tool).
+export default defineEventHandler(async (event) => {
+  const body = await agentBody(event, StudioPolicyBody)
+  const user = currentUser(event)
+  return await agentCall(async () => await saveStudioPolicy(await useDb(), customToolRegistry(), user, body))
+})
