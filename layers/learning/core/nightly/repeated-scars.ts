@@ -6,7 +6,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../../../../db/client'
 import { learnLessons, learnNightlyMarks } from '../../../../db/schema/learn'
-import { semanticSettings } from '../../../memory/core/recall/arms'
+import { scanSettingsFor } from '../../../memory/core/recall/arms'
 import { halfPrecisionIndex, indexDimensions } from '../../../memory/core/vectors/dimensions'
 import { writeInboxNote } from '../../../memory/core/vault/inbox'
 import { daysBefore, type NightlyFeature } from './context'
@@ -33,7 +33,9 @@ async function nearScars(db: Db, ids: string[]): Promise<Map<string, Neighbour[]
   const dimensions = half ? halfvecDimensions(await indexDimensions(db)) : 0
   const expression = (side: string) => sql.raw(half ? `${side}.embedding::halfvec(${dimensions})` : `${side}.embedding`)
   const rows = await db.transaction(async (tx) => {
-    for (const setting of semanticSettings(NEIGHBOURS)) await tx.execute(setting)
+    // The recall arm's scan settings (iterative scan, ef_search), for this transaction only.
+    const scan = scanSettingsFor(NEIGHBOURS)
+    await tx.execute(sql`select set_config('hnsw.iterative_scan', ${scan.iterativeScan}, true), set_config('hnsw.ef_search', ${String(scan.efSearch)}, true)`)
     // Materialised: else the planner may loop over the lessons outside and re-run the lateral search for each.
     return await tx.execute<{ fresh: string, id: string, similarity: number }>(sql`
       with near as materialized (
