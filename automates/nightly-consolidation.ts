@@ -1,8 +1,11 @@
 // nightly-consolidation [--live] [--only <feature>] [--json]
 // The nightly maintenance loop (memory-and-learning §4.6), 04:00 UTC: repeated scars → one
 // promotion draft, session compaction → the day's journal draft, nightly reflection → one
-// draft per active agent, forgetting curve (archive, reversible from the hub), project
-// proactivity (a tenant's mail thread classified), daily cost ticket (alerts), then the
+// draft per active agent, documentary divergence audit (rules: NIGHTLY_DIVERGENCE_RULES,
+// default <vault>/.synedre/divergence.json → one draft), forgetting curve (archive,
+// reversible from the hub), project proactivity (a tenant's mail thread classified),
+// obsolescence audit (inactive projects past NIGHTLY_OBSOLESCENCE_DAYS → verdicts logged),
+// persona drift (the 1st of the month → drift history), daily cost ticket (alerts), then the
 // morning summary mail to the team when the night produced something. A dry-run is the
 // default: it reads, counts and reports, writes nothing and calls no model; --live writes. Exit 0 done, 1 a
 // feature failed (or failed for some of its agents or projects).
@@ -15,8 +18,8 @@ import { runConsolidation } from '../layers/learning/core/nightly/consolidation'
 
 export default defineAutomate({
   name: 'nightly-consolidation',
-  description: 'Nightly consolidation of the learning loop: repeated scars, session compaction, nightly reflection, forgetting curve, project proactivity, daily cost ticket. Dry-run unless --live.',
-  scope: 'learn_lessons (archived_at), learn_nightly_marks, learn_project_threads, VAULT_DIR inbox drafts, ops_alerts (ai_cost_spike), team mail; AI facade: nightly_*',
+  description: 'Nightly consolidation of the learning loop: repeated scars, session compaction, nightly reflection, divergence audit, forgetting curve, project proactivity, obsolescence audit, persona drift, daily cost ticket. Dry-run unless --live.',
+  scope: 'learn_lessons (archived_at), learn_nightly_marks, learn_project_threads, learn_obsolescence_log, learn_persona_drift, VAULT_DIR inbox drafts, ops_alerts (ai_cost_spike), team mail; AI facade: nightly_*',
   leaseTtlMs: 900_000,
   async run(ctx) {
     const { values } = parseArgs({ args: ctx.args, options: { 'live': { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'only': { type: 'string' }, 'json': { type: 'boolean' } } })
@@ -31,7 +34,7 @@ export default defineAutomate({
       return { sent: result.sent, reason: 'reason' in result ? String(result.reason) : undefined }
     }
     try {
-      const report = await runConsolidation({ db: ctx.db, ai, vaultDir: memoryConfig(process.env).vaultDir, now: ctx.now(), dryRun, log: ctx.log, signal: ctx.signal }, { only: values.only, sendToTeam })
+      const report = await runConsolidation({ db: ctx.db, ai, vaultDir: memoryConfig(process.env).vaultDir, now: ctx.now(), dryRun, log: ctx.log, signal: ctx.signal, env: process.env }, { only: values.only, sendToTeam })
       if (values.json) ctx.log(JSON.stringify(report))
       else {
         for (const f of report.features) {

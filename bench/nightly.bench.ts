@@ -1,8 +1,10 @@
 // Nightly consolidation: one dry-run of every feature (the automate's default) over 10,000
 // lessons (scars embedded, 100 of them fresh from the last day, the rest spread over two
-// years, half never recalled), 1,000 vault notes, 30 spawn transcripts and 8 days of the AI
+// years, half never recalled), 1,000 vault notes (a tenth with a wrong price, an obsolete
+// pattern and a dense numeric table, against a divergence rules file), 200 projects (most of them
+// inactive), the seeded agents, 30 spawn transcripts and 8 days of the AI
 // ledger, on native PostgreSQL — median of 3 runs, in seconds. Goal: under 10 s.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -10,6 +12,7 @@ import { createAiFacade } from '../layers/ai/core/facade'
 import { runConsolidation } from '../layers/learning/core/nightly/consolidation'
 import { spawnOn } from '../layers/learning/tests/fixtures/spawns'
 import { MEM_EMBEDDING_DIMENSIONS } from '../db/schema/mem'
+import { seedAgents } from '../layers/agents/core/seed'
 import { median, type BenchFigure } from './lib'
 import { nativeBenchDatabase } from './databases'
 
@@ -17,6 +20,7 @@ const LESSONS = 10_000
 const FRESH = 100
 const NOTES = 1_000
 const SPAWNS = 30
+const PROJECTS = 200
 const RUNS = 3
 
 const log = (line: string) => process.stderr.write(`[bench] nightly: ${line}\n`)
@@ -37,12 +41,22 @@ export default async function (): Promise<BenchFigure[]> {
         array(select sin(((l.id - 1) % 1000 + 1) * d) + (l.id % 3) * 0.01 from generate_series(1, ${MEM_EMBEDDING_DIMENSIONS}) d)::vector(${MEM_EMBEDDING_DIMENSIONS})
       from learn_lessons l`))
     await db.execute(sql`insert into mem_notes (path, space, title, body, size, file_modified_at)
-      select 'permanent/note-' || g || '.md', 'permanent', 'Note ' || g, repeat('body ', 100), 500, now() from generate_series(1, ${NOTES}) g`)
+      select 'permanent/note-' || g || '.md', 'permanent', 'Note ' || g,
+        repeat('body ', 100) || case when g % 10 = 0 then E'\nThe Starter plan: ' || (40 + g % 20) || E' € a month, deploy with fabric deploy.\n\n| a | b | c |\n|---|---|---|\n' || repeat(E'| 1 | 2,5 | 300 |\n', 12) else '' end,
+        500, now() from generate_series(1, ${NOTES}) g`)
+    mkdirSync(join(vaultDir, '.synedre'), { recursive: true })
+    writeFileSync(join(vaultDir, '.synedre', 'divergence.json'), JSON.stringify({ canonical: [{ name: 'Starter plan', value: '49 €' }], obsolete: [{ pattern: 'fabric\\s+deploy' }] }))
+    await db.execute(sql`insert into work_projects (name, created_by, created_at, updated_at)
+      select 'Project ' || g, 'bench', now() - (g % 300) * interval '1 day', now() - (g % 300) * interval '1 day' from generate_series(1, ${PROJECTS}) g`)
+    await seedAgents(db)
+    await db.execute(sql`update agents set personality = personality || ' Drifted.' where id % 5 = 0`)
     for (let i = 0; i < SPAWNS; i++) await spawnOn(db, { events: Array.from({ length: 20 }, (_, e) => ({ type: 'assistant', text: `Step ${e} of session ${i}: delivered a part.` })) })
     await db.execute(sql`insert into ai_consumption (call_id, at, kind, provider, model, model_requested, feature, actor, outcome, cost_usd, duration_ms)
       select gen_random_uuid(), now() - (g % 8) * interval '1 day', 'completion', 'mistral', 'm', 'm', 'bench', 'agent-' || (g % 10), 'ok', 0.01 * (g % 13), 1
       from generate_series(1, 2000) g`)
-    log(`planted ${LESSONS} lessons (embedded), ${NOTES} notes, ${SPAWNS} spawns`)
+    // The statistics autovacuum would have gathered by 04:00: without them the planner takes the tables for empty.
+    await db.execute(sql`analyze`)
+    log(`planted ${LESSONS} lessons (embedded), ${NOTES} notes, ${PROJECTS} projects, ${SPAWNS} spawns`)
     const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, log: () => {} })
     const seconds: number[] = []
     let last: Awaited<ReturnType<typeof runConsolidation>> | null = null
@@ -59,7 +73,7 @@ export default async function (): Promise<BenchFigure[]> {
       value: Number(median(seconds).toFixed(2)),
       unit: 's',
       lowerIsBetter: true,
-      context: { side: 'native', lessons: LESSONS, freshScars: FRESH, notes: NOTES, spawns: SPAWNS, runs: RUNS, goalS: 10, features: last!.features.map(f => f.feature), counts },
+      context: { side: 'native', lessons: LESSONS, freshScars: FRESH, notes: NOTES, projects: PROJECTS, spawns: SPAWNS, runs: RUNS, goalS: 10, features: last!.features.map(f => f.feature), counts },
     }]
   }
   finally {

@@ -168,3 +168,48 @@ export const learnNightlyMarks = pgTable('learn_nightly_marks', {
 }, table => [uniqueIndex('learn_nightly_marks_key').on(table.feature, table.fingerprint)])
 
 export type LearnNightlyMark = typeof learnNightlyMarks.$inferSelect
+
+export const OBSOLESCENCE_VERDICTS = ['still_relevant', 'possibly_obsolete', 'archive_recommended'] as const
+export type ObsolescenceVerdict = typeof OBSOLESCENCE_VERDICTS[number]
+
+/**
+ * The obsolescence log (nightly consolidation, feature 8): one verdict per inactive project
+ * per night, with the signals it was computed from. The project itself is never archived by
+ * it: a person decides from the morning mail.
+ */
+export const learnObsolescenceLog = pgTable('learn_obsolescence_log', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  projectId: uuid('project_id').notNull(),
+  /** The night's UTC date (YYYY-MM-DD): a re-run of the same night updates its row. */
+  day: text('day').notNull(),
+  verdict: text('verdict').notNull(),
+  signals: jsonb('signals').$type<Record<string, unknown>>().notNull().default({}),
+  reason: text('reason').notNull().default(''),
+  /** Who gave the verdict: `rules`, or the model's routing key. */
+  source: text('source').notNull().default('rules'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  uniqueIndex('learn_obsolescence_log_key').on(table.projectId, table.day),
+  check('learn_obsolescence_log_verdict_check', sql`${table.verdict} in ('still_relevant', 'possibly_obsolete', 'archive_recommended')`),
+])
+
+/**
+ * The persona drift history (feature 9, the 1st of the month): each agent's distance from its
+ * seeded reference, a score in [0, 1], one row per agent per month.
+ */
+export const learnPersonaDrift = pgTable('learn_persona_drift', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  agent: text('agent').notNull(),
+  /** YYYY-MM. */
+  month: text('month').notNull(),
+  score: real('score').notNull(),
+  /** Per field: its distance in [0, 1] (only the fields that moved). */
+  fields: jsonb('fields').$type<Record<string, number>>().notNull().default({}),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  uniqueIndex('learn_persona_drift_key').on(table.agent, table.month),
+  check('learn_persona_drift_score_check', sql`${table.score} >= 0 and ${table.score} <= 1`),
+])
+
+export type LearnObsolescenceEntry = typeof learnObsolescenceLog.$inferSelect
+export type LearnPersonaDrift = typeof learnPersonaDrift.$inferSelect

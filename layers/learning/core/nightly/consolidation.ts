@@ -4,14 +4,17 @@
 // alert, or an archive mark a person can undo.
 import type { FeatureReport, NightlyContext, NightlyFeature } from './context'
 import { costTicket } from './cost-ticket'
+import { divergenceAudit } from './divergence-audit'
 import { forgettingCurve } from './forgetting-curve'
 import { morningSummary, type SendToTeam } from './morning-mail'
 import { nightlyReflection } from './nightly-reflection'
+import { obsolescenceAudit } from './obsolescence-audit'
+import { personaDrift } from './persona-drift'
 import { projectProactivity } from './project-proactivity'
 import { repeatedScars } from './repeated-scars'
 import { sessionCompaction } from './session-compaction'
 
-export const NIGHTLY_FEATURES: readonly NightlyFeature[] = [repeatedScars, sessionCompaction, nightlyReflection, forgettingCurve, projectProactivity, costTicket]
+export const NIGHTLY_FEATURES: readonly NightlyFeature[] = [repeatedScars, sessionCompaction, nightlyReflection, divergenceAudit, forgettingCurve, projectProactivity, obsolescenceAudit, personaDrift, costTicket]
 export const NIGHTLY_FEATURE_NAMES = NIGHTLY_FEATURES.map(f => f.name)
 
 export interface ConsolidationReport {
@@ -37,8 +40,11 @@ export async function runConsolidation(ctx: NightlyContext, options: { only?: st
       features.push({ ...base, ...result, ms: Date.now() - started, ...(partial ? { error: partial } : {}) })
     }
     catch (error) {
-      ctx.log(`${feature.name}: ${(error as Error).message}`)
-      features.push({ ...base, counts: {}, items: [], drafts: [], ms: Date.now() - started, error: (error as Error).message })
+      // A failed query's own message is the SQL; the database's reason is its cause.
+      const cause = (error as Error).cause
+      const message = cause instanceof Error ? `${(error as Error).message.split('\n')[0]} ${cause.message}` : (error as Error).message
+      ctx.log(`${feature.name}: ${message}`)
+      features.push({ ...base, counts: {}, items: [], drafts: [], ms: Date.now() - started, error: message })
     }
   }
   const drafts = features.flatMap(f => f.drafts)

@@ -12,6 +12,8 @@ export interface NightlyContext {
   dryRun: boolean
   log: (line: string) => void
   signal?: AbortSignal
+  /** The features' settings (NIGHTLY_DIVERGENCE_RULES, NIGHTLY_OBSOLESCENCE_DAYS); the automate passes process.env. */
+  env?: Record<string, string | undefined>
 }
 
 export interface FeatureReport {

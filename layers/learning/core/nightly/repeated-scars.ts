@@ -4,7 +4,10 @@
 // scar) is kept in learn_nightly_marks, so a second night does not draft it again. Nothing is
 // promoted: the draft waits for a person.
 import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Db } from '../../../../db/client'
 import { learnLessons, learnNightlyMarks } from '../../../../db/schema/learn'
+import { scanSettingsFor } from '../../../memory/core/recall/arms'
+import { halfPrecisionIndex, indexDimensions } from '../../../memory/core/vectors/dimensions'
 import { writeInboxNote } from '../../../memory/core/vault/inbox'
 import { daysBefore, type NightlyFeature } from './context'
 
@@ -18,6 +21,46 @@ const SCAR_KINDS = sql`('failure', 'bug', 'convention', 'pattern')`
 
 interface Neighbour { id: number, similarity: number }
 
+/**
+ * The nearest live scars of each fresh scar, in one query: the lateral ORDER BY is the HNSW
+ * index's own expression (halfvec on PostgreSQL, migration 0029; the column on PGlite), else
+ * every fresh scar costs a sequential scan; the similarity returned is the exact one.
+ */
+async function nearScars(db: Db, ids: string[]): Promise<Map<string, Neighbour[]>> {
+  const out = new Map<string, Neighbour[]>()
+  if (ids.length === 0) return out
+  const half = await halfPrecisionIndex(db)
+  const dimensions = half ? halfvecDimensions(await indexDimensions(db)) : 0
+  const expression = (side: string) => sql.raw(half ? `${side}.embedding::halfvec(${dimensions})` : `${side}.embedding`)
+  const rows = await db.transaction(async (tx) => {
+    // The recall arm's scan settings (iterative scan, ef_search), for this transaction only.
+    const scan = scanSettingsFor(NEIGHBOURS)
+    await tx.execute(sql`select set_config('hnsw.iterative_scan', ${scan.iterativeScan}, true), set_config('hnsw.ef_search', ${String(scan.efSearch)}, true)`)
+    // Materialised: else the planner may loop over the lessons outside and re-run the lateral search for each.
+    return await tx.execute<{ fresh: string, id: string, similarity: number }>(sql`
+      with near as materialized (
+        select f.source_id as fresh, n.id, n.similarity from mem_embeddings f
+        cross join lateral (
+          select e.source_id as id, 1 - (e.embedding <=> f.embedding) as similarity
+          from mem_embeddings e where e.source_type = 'scar' and e.source_id <> f.source_id
+          order by ${expression('e')} <=> ${expression('f')} limit ${NEIGHBOURS}) n
+        where f.source_type = 'scar' and f.source_id in ${ids})
+      select near.fresh, near.id, near.similarity from near
+      join learn_lessons l on l.id::text = near.id and l.archived_at is null and l.kind in ${SCAR_KINDS}`)
+  })
+  for (const row of rows) {
+    const list = out.get(row.fresh) ?? []
+    list.push({ id: Number(row.id), similarity: Number(row.similarity) })
+    out.set(row.fresh, list)
+  }
+  return out
+}
+
+function halfvecDimensions(dimensions: number): number {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 4000) throw new Error(`a halfvec HNSW index holds 1 to 4000 dimensions (got ${dimensions})`)
+  return dimensions
+}
+
 export const repeatedScars: NightlyFeature = {
   name: 'repeated-scars',
   routingKey: REPEATED_SCARS_KEY,
@@ -28,17 +71,10 @@ export const repeatedScars: NightlyFeature = {
       where l.kind in ${SCAR_KINDS} and l.archived_at is null and l.created_at >= ${since.toISOString()} and l.created_at < ${ctx.now.toISOString()}
         and exists (select 1 from mem_embeddings e where e.source_type = 'scar' and e.source_id = l.id::text)
       order by l.id`)
+    const neighbours = await nearScars(ctx.db, fresh.map(r => r.id))
     const clusters = new Map<number, Set<number>>()
     for (const { id } of fresh) {
-      // The scar's own vector as a literal, so that the ORDER BY uses the HNSW index.
-      const [own] = await ctx.db.execute<{ embedding: string }>(sql`select embedding::text as embedding from mem_embeddings where source_type = 'scar' and source_id = ${id}`)
-      const near = await ctx.db.execute<{ id: string, similarity: number }>(sql`
-        select n.id, n.similarity from (
-          select e.source_id as id, 1 - (e.embedding <=> ${own!.embedding}::vector) as similarity
-          from mem_embeddings e where e.source_type = 'scar' and e.source_id <> ${id}
-          order by e.embedding <=> ${own!.embedding}::vector limit ${NEIGHBOURS}) n
-        join learn_lessons l on l.id::text = n.id and l.archived_at is null and l.kind in ${SCAR_KINDS}`)
-      const similar: Neighbour[] = near.map(r => ({ id: Number(r.id), similarity: Number(r.similarity) })).filter(n => n.similarity >= REPEAT_SIMILARITY)
+      const similar = (neighbours.get(id) ?? []).filter(n => n.similarity >= REPEAT_SIMILARITY)
       if (similar.length + 1 < REPEAT_MIN_OCCURRENCES) continue
       const members = new Set([Number(id), ...similar.map(n => n.id)])
       // Two fresh scars of the same cluster make one cluster: merge into any that shares a member.
