@@ -88,7 +88,7 @@ export interface IndexLayout {
  * half-precision order is off by rounding in the last digits: the re-rank restores it).
  */
 export function semanticQuery(vector: string, model: string, filter: ArmFilter, index: IndexLayout): SQL {
-  if (exactScan(filter, index)) return exactSemanticQuery(vector, model, filter)
+  if (exactScan(filter)) return exactSemanticQuery(vector, model, filter)
   const order = index.halfPrecision
     ? sql`e.embedding::${sql.raw(halfvecType(index.dimensions))} <=> ${vector}::${sql.raw(halfvecType(index.dimensions))}`
     : sql`e.embedding <=> ${vector}::vector`
@@ -106,14 +106,13 @@ export function semanticQuery(vector: string, model: string, filter: ArmFilter, 
 /**
  * An explicit set of source ids (the skill router: a person's ~1,000 enabled skills) is read
  * whole through the btree and ranked by the exact distance: a few milliseconds, exact, where
- * the global HNSW walk with a 1,000-id filter cost tens (issue 21's bench: p95 168 → 78 ms on
- * PostgreSQL). Not on PGlite (its full-precision index): distances computed in WebAssembly
- * made the exact scan slower there than the walk (p95 254 → 380 ms), so it keeps the walk.
+ * the global HNSW walk with a 1,000-id filter cost tens (issue 21's bench). On PGlite too:
+ * interleaved on the bench's data, the exact arm was no slower than the walk (p50 106 vs 126 ms).
  */
 export const EXACT_SCAN_MAX_IDS = 5000
 
-export function exactScan(filter: ArmFilter, index: IndexLayout): boolean {
-  return index.halfPrecision && !!filter.sourceIds && filter.sourceIds.length <= EXACT_SCAN_MAX_IDS
+export function exactScan(filter: ArmFilter): boolean {
+  return !!filter.sourceIds && filter.sourceIds.length <= EXACT_SCAN_MAX_IDS
 }
 
 /** The exact arm: the rows kept by the filter materialized first, so no index order (HNSW) is ever walked. */
@@ -244,7 +243,7 @@ export function semanticSettings(limit: number): SQL[] {
 
 export async function semanticArm(db: Db, vector: string, model: string, filter: ArmFilter, index: IndexLayout): Promise<Candidate[]> {
   // No index walked: no transaction for its settings (three round trips fewer).
-  if (exactScan(filter, index)) return toCandidates(await db.execute<Row>(semanticQuery(vector, model, filter, index)))
+  if (exactScan(filter)) return toCandidates(await db.execute<Row>(semanticQuery(vector, model, filter, index)))
   return await db.transaction(async (tx) => {
     for (const setting of semanticSettings(filter.limit)) await tx.execute(setting)
     return toCandidates(await tx.execute<Row>(semanticQuery(vector, model, filter, index)))

@@ -77,17 +77,12 @@ describeOnBothDatabases('recall made fast', (database, kind) => {
     expect(hits.map(hit => hit.score)).toEqual([...hits.map(hit => hit.score)].sort((a, b) => b - a))
   })
 
-  it('an explicit set of source ids (the skill router) is ranked by the exact distance over just those rows, without walking the HNSW index on PostgreSQL', async () => {
+  it('an explicit set of source ids (the skill router) is ranked by the exact distance over just those rows, without walking the HNSW index', async () => {
     const { db } = database()
     const ids = Array.from({ length: 600 }, (_, i) => `fast-${i * 3}`)
     const filter = { types: ['note' as const], agent: null, sourceIds: ids, limit: 10 }
     const index = { dimensions: 1024, halfPrecision: kind === 'native' }
     const plan = [...await db.execute<Record<string, string>>(sql`explain ${semanticQuery(literal('albatros quotidien'), MODEL, filter, index)}`)].map(row => Object.values(row)[0]).join('\n')
-    // PGlite keeps the walk (slower distances in WebAssembly: see EXACT_SCAN_MAX_IDS).
-    if (kind === 'embedded') {
-      expect(plan).toMatch(/hnsw/i)
-      return
-    }
     expect(plan).not.toMatch(/hnsw/i)
     const hits = await semanticArm(db, literal('albatros quotidien'), MODEL, filter, index)
     const query = offlineEmbedding('albatros quotidien', 1024)
