@@ -5,7 +5,7 @@ import { beforeAll, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
 import { offlineEmbedding } from '../../../ai/core/offline/embed'
-import { LEXICAL_MAX_WORD_ROWS, lexicalArm, semanticArm } from '../../core/recall/arms'
+import { LEXICAL_MAX_WORD_ROWS, lexicalArm, semanticArm, semanticQuery } from '../../core/recall/arms'
 import { recall } from '../../core/recall/engine'
 import { halfPrecisionIndex } from '../../core/vectors/dimensions'
 import { offlineEmbedder } from '../fixtures/embedders'
@@ -75,5 +75,23 @@ describeOnBothDatabases('recall made fast', (database, kind) => {
       expect(hit.score).toBeCloseTo(cosine, 4)
     }
     expect(hits.map(hit => hit.score)).toEqual([...hits.map(hit => hit.score)].sort((a, b) => b - a))
+  })
+
+  it('an explicit set of source ids (the skill router) is ranked by the exact distance over just those rows, without walking the HNSW index', async () => {
+    const { db } = database()
+    const ids = Array.from({ length: 600 }, (_, i) => `fast-${i * 3}`)
+    const filter = { types: ['note' as const], agent: null, sourceIds: ids, limit: 10 }
+    const index = { dimensions: 1024, halfPrecision: kind === 'native' }
+    const plan = [...await db.execute<Record<string, string>>(sql`explain ${semanticQuery(literal('albatros quotidien'), MODEL, filter, index)}`)].map(row => Object.values(row)[0]).join('\n')
+    expect(plan).not.toMatch(/hnsw/i)
+    const hits = await semanticArm(db, literal('albatros quotidien'), MODEL, filter, index)
+    const query = offlineEmbedding('albatros quotidien', 1024)
+    const texts = [...await db.execute<{ source_id: string, content: string }>(sql`select source_id, content from mem_embeddings where source_id like 'fast-%'`)]
+    const exact = texts.filter(row => ids.includes(row.source_id))
+      .map(row => offlineEmbedding(row.content, 1024).reduce((sum, value, i) => sum + value * query[i]!, 0))
+      .sort((a, b) => b - a).slice(0, 10)
+    expect(hits.every(hit => ids.includes(hit.sourceId))).toBe(true)
+    expect(hits).toHaveLength(10)
+    hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(exact[i]!, 4))
   })
 })
