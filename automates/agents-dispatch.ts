@@ -6,15 +6,15 @@
 // overlapping window or a second dispatcher fires nothing twice), within each agent's hourly
 // cap and kill switch, a bounded number of runs at a time.
 import { parseArgs } from 'node:util'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { dispatchEvents, dispatchSchedules, type FireResult } from '../layers/agents/core/custom/dispatcher'
-import { collectEvents } from '../layers/agents/core/custom/events'
-import { autonomousLauncher, customAgentEngine } from '../layers/atlas/core/custom-agent-engine'
-import { defineAutomate } from '../layers/health/core/automate'
-import { memoryConfig } from '../layers/memory/core/config'
-import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
-import { skillRouterPort } from '../layers/skills/core/port'
-import { routerSettings } from '../layers/skills/core/settings'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { dispatchEvents, dispatchSchedules, type FireResult } from '#layers/agents/core/custom/dispatcher'
+import { collectEvents } from '#layers/agents/core/custom/events'
+import { autonomousLauncher, customAgentEngine } from '#layers/atlas/core/custom-agent-engine'
+import { defineAutomate } from '#layers/health/core/automate'
+import { memoryConfig } from '#layers/memory/core/config'
+import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
+import { skillRouterPort } from '#layers/skills/core/port'
+import { routerSettings } from '#layers/skills/core/settings'
 
 export default defineAutomate({
   name: 'agents-dispatch',

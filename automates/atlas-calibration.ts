@@ -5,8 +5,8 @@
 // (> 90 % over ≥ 30 internal jobs). Stored in atlas_calibration_reports (shown in the hub)
 // unless --dry-run. Exit codes: 0 done; 1 bad arguments (named).
 import { parseArgs } from 'node:util'
-import { defineAutomate } from '../layers/health/core/automate'
-import { computeCalibration, formatCalibration, monthRange, previousMonth, storeCalibration } from '../layers/atlas/core/calibration'
+import { defineAutomate } from '#layers/health/core/automate'
+import { computeCalibration, formatCalibration, monthRange, previousMonth, storeCalibration } from '#layers/atlas/core/calibration'
 
 export default defineAutomate({
   name: 'atlas-calibration',

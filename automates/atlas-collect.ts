@@ -4,11 +4,11 @@
 // Exit codes: 0 the cycle ran (recorded `not configured` when no mailbox is set); 1 the mailbox could not be polled (what was stored earlier
 // was still processed); 2 bad configuration (the variable and the fix are named).
 import { parseArgs } from 'node:util'
-import { defineAutomate } from '../layers/health/core/automate'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { collect } from '../layers/atlas/core/collector'
-import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
-import { AtlasConfigError, readAtlasConfig } from '../layers/atlas/core/config'
+import { defineAutomate } from '#layers/health/core/automate'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { collect } from '#layers/atlas/core/collector'
+import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
+import { AtlasConfigError, readAtlasConfig } from '#layers/atlas/core/config'
 
 export default defineAutomate({
   name: 'atlas-collect',

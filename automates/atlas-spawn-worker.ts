@@ -15,14 +15,14 @@
 import { hostname } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import type { Db } from '../db/client'
-import { defineAutomate } from '../layers/health/core/automate'
-import { AtlasConfigError } from '../layers/atlas/core/config'
-import { createMailer, readMailConfig } from '../layers/atlas/core/mail/mailer'
-import { readSpawnConfig } from '../layers/atlas/core/spawn/config'
-import { spawnDatabaseUrl } from '../layers/atlas/core/spawn/connection'
-import { openSpawnQueue } from '../layers/atlas/core/spawn/queue'
-import { runSpawnWorker } from '../layers/atlas/core/spawn/worker'
+import type { Db } from '#db/client'
+import { defineAutomate } from '#layers/health/core/automate'
+import { AtlasConfigError } from '#layers/atlas/core/config'
+import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
+import { readSpawnConfig } from '#layers/atlas/core/spawn/config'
+import { spawnDatabaseUrl } from '#layers/atlas/core/spawn/connection'
+import { openSpawnQueue } from '#layers/atlas/core/spawn/queue'
+import { runSpawnWorker } from '#layers/atlas/core/spawn/worker'
 
 interface WorkerRun { db: Db, args: string[], host: string, log: (line: string) => void, signal: AbortSignal }
 
@@ -85,8 +85,8 @@ export default defineAutomate({
 
 // A long-lived worker for additional hosts, outside the supervision wrapper.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { openDatabase } = await import('../db/client')
-  const { runCli } = await import('../scripts/lib/cli')
+  const { openDatabase } = await import('#db/client')
+  const { runCli } = await import('#scripts/lib/cli')
   runCli(async () => {
     const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 4 })
     const stop = new AbortController()

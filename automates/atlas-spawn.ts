@@ -8,13 +8,13 @@
 // Exit codes: 0 the cycle ran (or the engine is off); 1 the queue or database failed;
 // 2 bad configuration or flags (the variable and the fix are named).
 import { parseArgs } from 'node:util'
-import { defineAutomate } from '../layers/health/core/automate'
-import { AtlasConfigError } from '../layers/atlas/core/config'
-import { createMailer, readMailConfig } from '../layers/atlas/core/mail/mailer'
-import { readSpawnConfig } from '../layers/atlas/core/spawn/config'
-import { spawnDatabaseUrl } from '../layers/atlas/core/spawn/connection'
-import { DISABLED_MESSAGE, runOrchestratorCycle } from '../layers/atlas/core/spawn/orchestrator'
-import { openSpawnQueue } from '../layers/atlas/core/spawn/queue'
+import { defineAutomate } from '#layers/health/core/automate'
+import { AtlasConfigError } from '#layers/atlas/core/config'
+import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
+import { readSpawnConfig } from '#layers/atlas/core/spawn/config'
+import { spawnDatabaseUrl } from '#layers/atlas/core/spawn/connection'
+import { DISABLED_MESSAGE, runOrchestratorCycle } from '#layers/atlas/core/spawn/orchestrator'
+import { openSpawnQueue } from '#layers/atlas/core/spawn/queue'
 
 export default defineAutomate({
   name: 'atlas-spawn',

@@ -4,9 +4,9 @@
 // date in health_reports. --dry-run prints the report and writes nothing; --no-voice skips the
 // care note. Exit 0 nominal, 1 warning, 2 critical (informational: the run is still `ok`).
 import { parseArgs } from 'node:util'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { defineAutomate } from '../layers/health/core/automate'
-import { buildHealthReport, EXIT_CODES, formatReport, saveHealthReport } from '../layers/health/core/report/report'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { defineAutomate } from '#layers/health/core/automate'
+import { buildHealthReport, EXIT_CODES, formatReport, saveHealthReport } from '#layers/health/core/report/report'
 
 export default defineAutomate({
   name: 'health-report',

@@ -5,8 +5,8 @@
 // missing). --dry-run prints the JSON and pushes nothing.
 // Exit 0 nominal, 1 read error (or no report to publish), 2 push error.
 import { parseArgs } from 'node:util'
-import { defineAutomate } from '../layers/health/core/automate'
-import { pushSnapshot, readSnapshot, SNAPSHOT_TABLE } from '../layers/health/core/snapshot/snapshot'
+import { defineAutomate } from '#layers/health/core/automate'
+import { pushSnapshot, readSnapshot, SNAPSHOT_TABLE } from '#layers/health/core/snapshot/snapshot'
 
 export default defineAutomate({
   name: 'health-snapshot',

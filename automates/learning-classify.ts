@@ -4,9 +4,9 @@
 // The learnable verdict stays in the rationale (a person sets the flag). An answer outside
 // the schema is recorded as that scar's failure and the run goes on.
 import { parseArgs } from 'node:util'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { defineAutomate } from '../layers/health/core/automate'
-import { CLASSIFY_BATCH_MAX, runClassifier } from '../layers/learning/core/classify'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { defineAutomate } from '#layers/health/core/automate'
+import { CLASSIFY_BATCH_MAX, runClassifier } from '#layers/learning/core/classify'
 
 export default defineAutomate({
   name: 'learning-classify',

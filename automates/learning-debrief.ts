@@ -5,13 +5,13 @@
 // the vault INBOX as a draft. Exit codes: 0 written (or dry run), 1 no model answered,
 // 2 bad flags or unknown project, 3 refused by the ROI guard.
 import { parseArgs } from 'node:util'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { spawnProcess } from '../layers/ai/core/clients/process-runner'
-import { insertLedgerRows } from '../layers/ai/core/ledger'
-import { defineAutomate } from '../layers/health/core/automate'
-import { DebriefError } from '../layers/learning/core/debrief/bundle'
-import { runDebrief } from '../layers/learning/core/debrief/debrief'
-import { memoryConfig } from '../layers/memory/core/config'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { spawnProcess } from '#layers/ai/core/clients/process-runner'
+import { insertLedgerRows } from '#layers/ai/core/ledger'
+import { defineAutomate } from '#layers/health/core/automate'
+import { DebriefError } from '#layers/learning/core/debrief/bundle'
+import { runDebrief } from '#layers/learning/core/debrief/debrief'
+import { memoryConfig } from '#layers/memory/core/config'
 
 export default defineAutomate({
   name: 'learning-debrief',

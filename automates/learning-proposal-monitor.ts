@@ -3,9 +3,9 @@
 // than N skill proposals are pending (default 5, or LEARNING_PROPOSAL_THRESHOLD), at most
 // once an hour; prints the statistics (totals by status, mean time to decision, last hour).
 import { parseArgs } from 'node:util'
-import { createMailer, readMailConfig } from '../layers/atlas/core/mail/mailer'
-import { defineAutomate } from '../layers/health/core/automate'
-import { MONITOR_DEFAULT_THRESHOLD, monitorProposals } from '../layers/learning/core/skills/monitor'
+import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
+import { defineAutomate } from '#layers/health/core/automate'
+import { MONITOR_DEFAULT_THRESHOLD, monitorProposals } from '#layers/learning/core/skills/monitor'
 
 export default defineAutomate({
   name: 'learning-proposal-monitor',

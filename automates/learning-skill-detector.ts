@@ -3,9 +3,9 @@
 // patterns; the ones seen in at least 3 spawns, not already a skill nor a pending proposal,
 // become `pending` skill proposals with their evidence. Never writes the skills registry.
 import { parseArgs } from 'node:util'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { defineAutomate } from '../layers/health/core/automate'
-import { DETECTOR_DEFAULT_LIMIT, DETECTOR_WINDOW_DAYS, detectSkillPatterns } from '../layers/learning/core/skills/detector'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { defineAutomate } from '#layers/health/core/automate'
+import { DETECTOR_DEFAULT_LIMIT, DETECTOR_WINDOW_DAYS, detectSkillPatterns } from '#layers/learning/core/skills/detector'
 
 function positive(value: string | undefined, fallback: number, flag: string): number {
   if (value === undefined) return fallback

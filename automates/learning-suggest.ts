@@ -4,9 +4,9 @@
 // six destinations with a diff → scrubbed again → inserted `pending` for a person to decide
 // in the hub. Never writes to a destination. Idempotent: one suggestion per lesson.
 import { parseArgs } from 'node:util'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { defineAutomate } from '../layers/health/core/automate'
-import { callDelayMs, runSuggestions, SUGGEST_BATCH_MAX } from '../layers/learning/core/suggest'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { defineAutomate } from '#layers/health/core/automate'
+import { callDelayMs, runSuggestions, SUGGEST_BATCH_MAX } from '#layers/learning/core/suggest'
 
 export default defineAutomate({
   name: 'learning-suggest',

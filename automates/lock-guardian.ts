@@ -3,10 +3,10 @@
 // an alert whose mail did not go out is sent again at the next runs, for a day. Also fails the
 // agent runs left `running` by a hub process that is gone (layers/agents/core/engine/sweeper.ts).
 import { parseArgs } from 'node:util'
-import { defineAutomate } from '../layers/health/core/automate'
-import { guardLocks, isProcessAlive, STALE_AFTER_MS } from '../layers/health/core/lock-guardian'
-import { createMailer, readMailConfig } from '../layers/atlas/core/mail/mailer'
-import { sweepOrphanRuns } from '../layers/agents/core/engine/sweeper'
+import { defineAutomate } from '#layers/health/core/automate'
+import { guardLocks, isProcessAlive, STALE_AFTER_MS } from '#layers/health/core/lock-guardian'
+import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
+import { sweepOrphanRuns } from '#layers/agents/core/engine/sweeper'
 
 export default defineAutomate({
   name: 'lock-guardian',

@@ -8,9 +8,9 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { defineAutomate } from '../layers/health/core/automate'
-import { runMaintenanceLoop } from '../layers/health/core/maintenance/loop'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { defineAutomate } from '#layers/health/core/automate'
+import { runMaintenanceLoop } from '#layers/health/core/maintenance/loop'
 
 /** Bad flags (sysexits' EX_USAGE): the run fails before anything is read. */
 export const USAGE_EXIT = 64

@@ -9,10 +9,10 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { inArray } from 'drizzle-orm'
-import { memNotes } from '../db/schema/mem'
-import { defineAutomate } from '../layers/health/core/automate'
-import { memoryConfig } from '../layers/memory/core/config'
-import { runHygiene } from '../layers/memory/core/hygiene/pipeline'
+import { memNotes } from '#db/schema/mem'
+import { defineAutomate } from '#layers/health/core/automate'
+import { memoryConfig } from '#layers/memory/core/config'
+import { runHygiene } from '#layers/memory/core/hygiene/pipeline'
 
 export default defineAutomate({
   name: 'memory-hygiene',

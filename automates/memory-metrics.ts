@@ -4,9 +4,9 @@
 // recalls, one row per day in mem_metrics (90 days kept); a measure above its threshold
 // (MEMORY_MAX_* settings) raises an alert. --dry-run measures and prints, writes nothing.
 import { parseArgs } from 'node:util'
-import { defineAutomate } from '../layers/health/core/automate'
-import { memoryConfig } from '../layers/memory/core/config'
-import { breaches, measureMemory, recordMeasures, thresholdsFrom } from '../layers/memory/core/hygiene/metrics'
+import { defineAutomate } from '#layers/health/core/automate'
+import { memoryConfig } from '#layers/memory/core/config'
+import { breaches, measureMemory, recordMeasures, thresholdsFrom } from '#layers/memory/core/hygiene/metrics'
 
 export default defineAutomate({
   name: 'memory-metrics',

@@ -10,11 +10,11 @@
 // default: it reads, counts and reports, writes nothing and calls no model; --live writes. Exit 0 done, 1 a
 // feature failed (or failed for some of its agents or projects).
 import { parseArgs } from 'node:util'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { defineAutomate } from '../layers/health/core/automate'
-import { memoryConfig } from '../layers/memory/core/config'
-import { createMailer, readMailConfig } from '../layers/atlas/core/mail/mailer'
-import { runConsolidation } from '../layers/learning/core/nightly/consolidation'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { defineAutomate } from '#layers/health/core/automate'
+import { memoryConfig } from '#layers/memory/core/config'
+import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
+import { runConsolidation } from '#layers/learning/core/nightly/consolidation'
 
 export default defineAutomate({
   name: 'nightly-consolidation',

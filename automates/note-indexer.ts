@@ -4,9 +4,9 @@
 // reported by path and skipped; symbolic links refused. --force re-indexes everything,
 // --stats counts without writing.
 import { parseArgs } from 'node:util'
-import { defineAutomate } from '../layers/health/core/automate'
-import { memoryConfig } from '../layers/memory/core/config'
-import { indexNotes } from '../layers/memory/core/vault/indexer'
+import { defineAutomate } from '#layers/health/core/automate'
+import { memoryConfig } from '#layers/memory/core/config'
+import { indexNotes } from '#layers/memory/core/vault/indexer'
 
 export default defineAutomate({
   name: 'note-indexer',

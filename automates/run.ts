@@ -1,9 +1,9 @@
 // npm run automate <name> -- [flags]   (or scripts/automate <name> [flags] from cron)
 // Runs one automate through the supervision wrapper and exits with its code.
 import { hostname } from 'node:os'
-import { openDatabase } from '../db/client'
-import { runCli, UsageError } from '../scripts/lib/cli'
-import { supervise } from '../layers/health/core/supervise'
+import { openDatabase } from '#db/client'
+import { runCli, UsageError } from '#scripts/lib/cli'
+import { supervise } from '#layers/health/core/supervise'
 import { automateNames, automates } from './registry'
 
 runCli(async () => {

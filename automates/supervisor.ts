@@ -5,10 +5,10 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import type { Db } from '../db/client'
-import { parseCrontab, type CrontabEntry } from '../layers/health/core/crontab'
-import { startScheduler, type Scheduler } from '../layers/health/core/scheduler'
-import { syncAutomations } from '../layers/health/core/automations'
+import type { Db } from '#db/client'
+import { parseCrontab, type CrontabEntry } from '#layers/health/core/crontab'
+import { startScheduler, type Scheduler } from '#layers/health/core/scheduler'
+import { syncAutomations } from '#layers/health/core/automations'
 import { automateNames, automates } from './registry'
 
 export const DEFAULT_CRONTAB = fileURLToPath(new URL('./crontab', import.meta.url))
@@ -65,9 +65,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
 }
 
 async function main(): Promise<number> {
-  const { openDatabase } = await import('../db/client')
-  const { migrateDatabase } = await import('../db/migrate')
-  const { seedAgents } = await import('../layers/agents/core/seed')
+  const { openDatabase } = await import('#db/client')
+  const { migrateDatabase } = await import('#db/migrate')
+  const { seedAgents } = await import('#layers/agents/core/seed')
   const { values } = parseArgs({ options: { crontab: { type: 'string' }, once: { type: 'boolean' } } })
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 3 })
   try {
@@ -94,6 +94,6 @@ async function main(): Promise<number> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { runCli } = await import('../scripts/lib/cli')
+  const { runCli } = await import('#scripts/lib/cli')
   runCli(main)
 }

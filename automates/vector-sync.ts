@@ -5,13 +5,13 @@
 // Then the later run of the lessons' importance: the lessons recorded while no model could
 // score them (memory/core/lesson-importance.ts), a batch per run.
 import { parseArgs } from 'node:util'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { defineAutomate } from '../layers/health/core/automate'
-import { memoryConfig } from '../layers/memory/core/config'
-import { importanceScorer, scoreUnscoredLessons } from '../layers/memory/core/lesson-importance'
-import { parseScope } from '../layers/memory/core/sources'
-import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
-import { syncVectors, VectorSyncError, type VectorSyncReport } from '../layers/memory/core/vectors/sync'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { defineAutomate } from '#layers/health/core/automate'
+import { memoryConfig } from '#layers/memory/core/config'
+import { importanceScorer, scoreUnscoredLessons } from '#layers/memory/core/lesson-importance'
+import { parseScope } from '#layers/memory/core/sources'
+import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
+import { syncVectors, VectorSyncError, type VectorSyncReport } from '#layers/memory/core/vectors/sync'
 
 function summarise(report: VectorSyncReport): string[] {
   const lines = [

@@ -4,11 +4,11 @@
 import { ofetch } from 'ofetch'
 import { embeddedBenchDatabase } from './databases'
 import { median, sample, type BenchFigure, type Benchmark } from './lib'
-import { startFakeServer } from '../layers/ai/tests/fakes/server'
-import { openAiStyle } from '../layers/ai/tests/fakes/providers'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { noopLedger } from '../layers/ai/core/ledger'
-import { upsertRouting } from '../layers/ai/core/routing-store'
+import { startFakeServer } from '#layers/ai/tests/fakes/server'
+import { openAiStyle } from '#layers/ai/tests/fakes/providers'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { noopLedger } from '#layers/ai/core/ledger'
+import { upsertRouting } from '#layers/ai/core/routing-store'
 
 const KEY = 'bench-key'
 const ROUNDS = 10

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
-import { connectDatabase, type Database } from '../db/connection'
-import { startEmbeddedServer } from '../db/embedded'
-import { migrateDatabase } from '../db/migrate'
+import { connectDatabase, type Database } from '#db/connection'
+import { startEmbeddedServer } from '#db/embedded'
+import { migrateDatabase } from '#db/migrate'
 
 const NATIVE_ADMIN_URL = process.env.TEST_NATIVE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 

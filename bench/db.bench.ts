@@ -1,6 +1,6 @@
 // The database, both sides in one run: the embedded PGlite (over its loopback socket, as
 // the hub uses it) and the native PostgreSQL, through the same postgres.js path.
-import type { Database } from '../db/connection'
+import type { Database } from '#db/connection'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
 import { median, sample, type BenchFigure } from './lib'
 

@@ -6,10 +6,10 @@
 // cost — is not a step's), divided by STEPS - 1; the figure is its p50 over RUNS pairs, on
 // native PostgreSQL. Goal: < 5 ms.
 import { randomUUID } from 'node:crypto'
-import type { ToolChatRequest, ToolChatResult } from '../layers/ai/core/tool-chat'
-import { firstToolRegistry } from '../layers/agents/core/engine/first-tools'
-import { startRun, type EngineDeps } from '../layers/agents/core/engine/loop'
-import type { ToolPorts } from '../layers/agents/core/engine/ports'
+import type { ToolChatRequest, ToolChatResult } from '#layers/ai/core/tool-chat'
+import { firstToolRegistry } from '#layers/agents/core/engine/first-tools'
+import { startRun, type EngineDeps } from '#layers/agents/core/engine/loop'
+import type { ToolPorts } from '#layers/agents/core/engine/ports'
 import { percentile, type BenchFigure } from './lib'
 import { nativeBenchDatabase } from './databases'
 

@@ -5,9 +5,9 @@
 // run, the public health probe (one small query, no session) as the machine's reference:
 // side by side they say how much of a figure is the machine's load.
 import { mkdirSync } from 'node:fs'
-import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../tests/helpers/hub'
-import { TESTS_TMP } from '../tests/helpers/database-config'
-import { classifiedMessage } from '../layers/atlas/tests/fixtures/spawn/seed'
+import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '#tests/helpers/hub'
+import { TESTS_TMP } from '#tests/helpers/database-config'
+import { classifiedMessage } from '#layers/atlas/tests/fixtures/spawn/seed'
 import type { BenchFigure } from './lib'
 
 const CONNECTIONS = 50

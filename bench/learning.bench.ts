@@ -5,11 +5,11 @@
 // lessons with no suggestion; the median of RUNS runs is reported.
 import { loadavg } from 'node:os'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../db/connection'
-import { clients } from '../db/schema/clients'
-import { learnLessons } from '../db/schema/learn'
-import { callDelayMs, runSuggestions } from '../layers/learning/core/suggest'
-import { startScriptedModel } from '../layers/learning/tests/fakes/model'
+import type { Database } from '#db/connection'
+import { clients } from '#db/schema/clients'
+import { learnLessons } from '#db/schema/learn'
+import { callDelayMs, runSuggestions } from '#layers/learning/core/suggest'
+import { startScriptedModel } from '#layers/learning/tests/fakes/model'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
 import { median, type BenchFigure } from './lib'
 

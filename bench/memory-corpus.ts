@@ -3,8 +3,8 @@
 // offline embedder's plus a small seeded noise unique to the chunk, so no two chunks are at
 // the same distance from a query: the offline embedder hashes words, and its bag-of-words
 // vectors tie, which would make a strict (id-overlap) recall@10 meaningless.
-import type { Database } from '../db/connection'
-import { offlineEmbedding } from '../layers/ai/core/offline/embed'
+import type { Database } from '#db/connection'
+import { offlineEmbedding } from '#layers/ai/core/offline/embed'
 
 export const BENCH_MODEL = 'offline-hash-1024'
 export const BENCH_DIMENSIONS = 1024

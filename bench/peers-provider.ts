@@ -1,7 +1,7 @@
 // The peers bench's provider, in its own process: a loopback server speaking the Mistral /
 // OpenAI chat format and answering at once. Prints its URL on stdout, exits when stdin closes.
-import { startFakeServer } from '../layers/ai/tests/fakes/server'
-import { openAiStyle } from '../layers/ai/tests/fakes/providers'
+import { startFakeServer } from '#layers/ai/tests/fakes/server'
+import { openAiStyle } from '#layers/ai/tests/fakes/providers'
 
 const server = await startFakeServer(openAiStyle({ key: process.env.PEERS_KEY, flavour: 'mistral', reply: () => 'ok' }))
 // The fake records every request: cleared each second, so a long run does not grow.

@@ -6,11 +6,11 @@
 // the thresholds — offline (no model call). The index is built before the measure (the port
 // keeps it across runs, as the hub does). Native PostgreSQL is the figure; the embedded one
 // is in its context.
-import { skills, skillEnablements } from '../db/schema/skills'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
-import { syncSkillIndex } from '../layers/skills/core/memory-index'
-import { skillRouterPort } from '../layers/skills/core/port'
+import { skills, skillEnablements } from '#db/schema/skills'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
+import { syncSkillIndex } from '#layers/skills/core/memory-index'
+import { skillRouterPort } from '#layers/skills/core/port'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
 import { percentile, sample, type BenchFigure } from './lib'
 

@@ -8,11 +8,11 @@
 // the p95 is mostly waiting for a CPU.
 import { loadavg } from 'node:os'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../db/connection'
-import { workChantiers } from '../db/schema/work'
-import { workJobs, workProjects, workTasks } from '../db/schema/worksites'
-import { projectBoard } from '../layers/worksites/core/board'
-import { WORK_ITEM_STATUSES } from '../layers/worksites/core/vocabulary'
+import type { Database } from '#db/connection'
+import { workChantiers } from '#db/schema/work'
+import { workJobs, workProjects, workTasks } from '#db/schema/worksites'
+import { projectBoard } from '#layers/worksites/core/board'
+import { WORK_ITEM_STATUSES } from '#layers/worksites/core/vocabulary'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
 import { percentile, sample, type BenchFigure } from './lib'
 

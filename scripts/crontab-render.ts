@@ -3,8 +3,8 @@
 // and SYNEDRE_ENV_FILE when it is set (the environment file the jobs then read).
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_CRONTAB, readCrontab } from '../automates/supervisor'
-import { renderSystemCrontab } from '../layers/health/core/crontab'
+import { DEFAULT_CRONTAB, readCrontab } from '#automates/supervisor'
+import { renderSystemCrontab } from '#layers/health/core/crontab'
 import { runCli } from './lib/cli'
 
 runCli(async () => {

@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultDataDir, openDatabase } from '../db/client'
-import { DUMP_COMMAND } from '../db/embedded-socket'
+import { defaultDataDir, openDatabase } from '#db/client'
+import { DUMP_COMMAND } from '#db/embedded-socket'
 import { runCli, UsageError } from './lib/cli'
 
 runCli(async () => {

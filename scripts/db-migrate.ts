@@ -2,10 +2,10 @@
 // then seeds the agents' roster (idempotent), as `npm start` does: an installation migrated
 // this way and driven by the crontab had no registry agent, so every spawn logged
 // "no agent with codename orchestrator" and no agent's counters moved.
-import { openDatabase, redactUrl } from '../db/client'
-import { migrateDatabase } from '../db/migrate'
-import { seedAgents } from '../layers/agents/core/seed'
-import { seedBuiltInSkills } from '../layers/skills/core/builtins'
+import { openDatabase, redactUrl } from '#db/client'
+import { migrateDatabase } from '#db/migrate'
+import { seedAgents } from '#layers/agents/core/seed'
+import { seedBuiltInSkills } from '#layers/skills/core/builtins'
 import { runCli } from './lib/cli'
 
 runCli(async () => {

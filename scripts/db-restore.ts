@@ -5,7 +5,7 @@
 // For an external PostgreSQL, use psql or pg_restore (see README, "Backups").
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { defaultDataDir, openDatabase } from '../db/client'
+import { defaultDataDir, openDatabase } from '#db/client'
 import { runCli, UsageError } from './lib/cli'
 
 runCli(async () => {

@@ -2,10 +2,10 @@
 // (feature memory_sync; the dimension from the routing table's params.dimensions) into a
 // new column, then swaps it in (layers/memory/core/vectors/reembed.ts). Exit 0 done or
 // nothing to do, 1 failed (nothing swapped; what was embedded is kept for the next run).
-import { openDatabase } from '../db/client'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
-import { reembedIndex } from '../layers/memory/core/vectors/reembed'
+import { openDatabase } from '#db/client'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
+import { reembedIndex } from '#layers/memory/core/vectors/reembed'
 import { runCli, UsageError } from './lib/cli'
 
 runCli(async () => {

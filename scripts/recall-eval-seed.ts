@@ -5,12 +5,12 @@
 // "corpus not present". Exit 0 seeded, 2 the database already holds memory (refused).
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { defaultDataDir, openDatabase } from '../db/client'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { indexNotes } from '../layers/memory/core/vault/indexer'
-import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
-import { syncVectors } from '../layers/memory/core/vectors/sync'
-import { seedEvalCorpus } from '../layers/memory/core/eval/golden-corpus'
+import { defaultDataDir, openDatabase } from '#db/client'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { indexNotes } from '#layers/memory/core/vault/indexer'
+import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
+import { syncVectors } from '#layers/memory/core/vectors/sync'
+import { seedEvalCorpus } from '#layers/memory/core/eval/golden-corpus'
 import { runCli, UsageError } from './lib/cli'
 
 runCli(async () => {

@@ -1,12 +1,12 @@
 // recall "query" [--k N] [--mode lex|sem|hybrid] [--scope …] [--agent CODENAME] [--tenant SLUG] [--drop-below-floor] [--json]
 // Queries the memory's vector index. Exit 0 answered (even with no result), 2 bad flags,
 // 1 the database could not be reached.
-import { openDatabase } from '../db/client'
-import { createAiFacade } from '../layers/ai/core/facade'
-import { ArgsError, parseRecallArgs } from '../layers/memory/core/cli/args'
-import { recall, RecallInputError } from '../layers/memory/core/recall/engine'
-import { formatRecall } from '../layers/memory/core/recall/format'
-import { facadeEmbedder } from '../layers/memory/core/vectors/embedder'
+import { openDatabase } from '#db/client'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { ArgsError, parseRecallArgs } from '#layers/memory/core/cli/args'
+import { recall, RecallInputError } from '#layers/memory/core/recall/engine'
+import { formatRecall } from '#layers/memory/core/recall/format'
+import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
 import { runCli, UsageError } from './lib/cli'
 
 runCli(async () => {

@@ -5,7 +5,7 @@
 // bad flags. Needs the PostgreSQL 15 binaries, Dovecot and bubblewrap (scripts/setup-system.sh).
 import { parseArgs } from 'node:util'
 import { runCli, UsageError } from './lib/cli'
-import { runSoak, type SoakOptions } from '../tests/soak/soak'
+import { runSoak, type SoakOptions } from '#tests/soak/soak'
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback

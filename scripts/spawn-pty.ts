@@ -17,11 +17,11 @@
 import { createWriteStream, fstatSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { IPty } from 'node-pty'
-import { agentEnv, buildAgentArgs } from '../layers/atlas/core/spawn/args'
-import { SPAWN_MARKER, stopSpawnProcesses } from '../layers/atlas/core/spawn/processes'
-import { confinedCommand, srtSettings, type SandboxPolicy } from '../layers/atlas/core/spawn/sandbox'
-import { createLineSplitter, type NoiseEvent, type StreamEvent } from '../layers/atlas/core/spawn/stream'
-import { findBinary, parseWrapperArgs, WrapperUsageError, type WrapperArgs } from '../layers/atlas/core/spawn/wrapper-args'
+import { agentEnv, buildAgentArgs } from '#layers/atlas/core/spawn/args'
+import { SPAWN_MARKER, stopSpawnProcesses } from '#layers/atlas/core/spawn/processes'
+import { confinedCommand, srtSettings, type SandboxPolicy } from '#layers/atlas/core/spawn/sandbox'
+import { createLineSplitter, type NoiseEvent, type StreamEvent } from '#layers/atlas/core/spawn/stream'
+import { findBinary, parseWrapperArgs, WrapperUsageError, type WrapperArgs } from '#layers/atlas/core/spawn/wrapper-args'
 
 function writeLine(stream: NodeJS.WritableStream, event: Record<string, unknown>): boolean {
   return stream.write(`${JSON.stringify(event)}\n`)

@@ -2,10 +2,10 @@
 // Without --password-stdin the password is asked for twice on the terminal, not echoed.
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
-import { openDatabase } from '../db/client'
-import { migrateDatabase } from '../db/migrate'
-import { createUser, UserInputError } from '../server/core/users'
-import { isHubRole } from '../server/core/access'
+import { openDatabase } from '#db/client'
+import { migrateDatabase } from '#db/migrate'
+import { createUser, UserInputError } from '#server/core/users'
+import { isHubRole } from '#server/core/access'
 import { runCli, UsageError } from './lib/cli'
 
 async function readStdin(): Promise<string> {

@@ -2,10 +2,10 @@
 // Reads the user model (mem_user_model). The core slice (for briefings, under 1,000 tokens)
 // never holds the private dimension, which only --private shows. Exit 0 shown, 2 bad flags,
 // 1 no profile.
-import { openDatabase } from '../db/client'
-import { ArgsError, parseUserModelArgs } from '../layers/memory/core/cli/args'
-import { formatForBriefing } from '../layers/memory/core/user-model/briefing'
-import { getProfile, UserModelError } from '../layers/memory/core/user-model/profile'
+import { openDatabase } from '#db/client'
+import { ArgsError, parseUserModelArgs } from '#layers/memory/core/cli/args'
+import { formatForBriefing } from '#layers/memory/core/user-model/briefing'
+import { getProfile, UserModelError } from '#layers/memory/core/user-model/profile'
 import { runCli, UsageError } from './lib/cli'
 
 runCli(async () => {

@@ -1,7 +1,7 @@
 // Shared by every command-line entry point (start, automates, db:migrate, user:create):
 // a problem a person can fix prints as one clear message with its fix, and exits non-zero.
-import { DatabaseSetupError } from '../../db/errors'
-import { CrontabError } from '../../layers/health/core/crontab'
+import { DatabaseSetupError } from '#db/errors'
+import { CrontabError } from '#layers/health/core/crontab'
 
 export class UsageError extends Error {
   constructor(message: string, readonly fix: string, readonly exitCode = 2) {

@@ -1,4 +1,4 @@
-import { SearchQuery } from '../../shared/search'
+import { SearchQuery } from '#shared/search'
 import { searchHub } from '../core/search'
 
 // The command palette (Ctrl-K): agents, Atlas messages and vault notes matching a few words.

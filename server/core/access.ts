@@ -1,7 +1,7 @@
 // Who may call what: the one place authorisation is decided. Reads need a session (any
 // role), writes need operator or founder, a few actions are founder-only, and only
 // sign-in and the health probe are public.
-import { HUB_ROLES, type HubRole } from '../../db/schema/hub'
+import { HUB_ROLES, type HubRole } from '#db/schema/hub'
 
 export type Requirement = { public: true } | { public: false, minRole: HubRole }
 

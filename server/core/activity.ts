@@ -3,8 +3,8 @@
 // first in one list (or sorted by a column), filtered by source, actor, action and time, one
 // numbered page at a time; also as CSV.
 import { sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../../db/client'
-import type { Paged, SortDir } from '../../shared/paging'
+import type { Db } from '#db/client'
+import type { Paged, SortDir } from '#shared/paging'
 
 export const ACTIVITY_SOURCES = ['hub', 'atlas'] as const
 export type ActivitySource = typeof ACTIVITY_SOURCES[number]

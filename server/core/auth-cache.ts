@@ -4,7 +4,7 @@
 //   unseals to the same data, so this cache is never wrong, only bounded);
 // - an account's row for at most USER_TTL_MS: a change made through the hub (sign-out,
 //   password change) forgets it at once; one made in SQL from elsewhere is seen within a second.
-import type { HubUser } from '../../db/schema'
+import type { HubUser } from '#db/schema/index'
 
 export const USER_TTL_MS = 1000
 const SESSION_TTL_MS = 60_000

@@ -2,8 +2,8 @@
 // other guardians'), and the Atlas messages waiting for a person (flagged for a human, or
 // whose spawn escalated or failed). Newest first; nothing here is invented.
 import { desc, eq, inArray, isNull, or } from 'drizzle-orm'
-import type { Db } from '../../db/connection'
-import { atlasInbox, atlasMessages, opsAlerts } from '../../db/schema'
+import type { Db } from '#db/connection'
+import { atlasInbox, atlasMessages, opsAlerts } from '#db/schema/index'
 
 export interface HubNotification {
   id: string

@@ -1,7 +1,7 @@
 // What a hub password must be: long enough, not one of the passwords everyone tries first,
 // not a repeated pattern, not the account's own e-mail address.
 import { COMMON_PASSWORDS } from './common-passwords'
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/password'
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '#shared/password'
 
 export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH }
 

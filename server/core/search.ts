@@ -1,11 +1,11 @@
 // The command palette's search over agents, Atlas messages and vault notes: a few hits of
 // each, reusing each domain's own list query (same filters as its page).
 import { asc, ilike, or, sql } from 'drizzle-orm'
-import type { Db } from '../../db/connection'
-import { agents } from '../../db/schema'
-import { listInbox } from '../../layers/atlas/core/queries'
-import { listNotes } from '../../layers/memory/core/vault/notes'
-import { SearchResults, type SearchHit } from '../../shared/search'
+import type { Db } from '#db/connection'
+import { agents } from '#db/schema/index'
+import { listInbox } from '#layers/atlas/core/queries'
+import { listNotes } from '#layers/memory/core/vault/notes'
+import { SearchResults, type SearchHit } from '#shared/search'
 
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, match => `\\${match}`)}%`

@@ -2,9 +2,9 @@
 // signing out or changing the password moves the version on, so every older cookie is
 // refused at its next request (server/middleware/auth.ts compares them).
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../db/connection'
-import { hubUsers } from '../../db/schema'
-import { recordAudit } from '../../db/audit'
+import type { Db } from '#db/connection'
+import { hubUsers } from '#db/schema/index'
+import { recordAudit } from '#db/audit'
 import { hashPassword, verifyPassword } from './passwords'
 import { passwordProblem } from './password-policy'
 

@@ -3,9 +3,9 @@
 // many recent failures must wait, longer each time, before its next try is even checked;
 // an unknown account costs the same scrypt as a known one.
 import { and, count, eq, gt, lt, max, sql } from 'drizzle-orm'
-import type { Db } from '../../db/connection'
-import { hubSignInFailures, hubUsers, type HubUser } from '../../db/schema'
-import { recordAudit } from '../../db/audit'
+import type { Db } from '#db/connection'
+import { hubSignInFailures, hubUsers, type HubUser } from '#db/schema/index'
+import { recordAudit } from '#db/audit'
 import { hashPassword, verifyPassword } from './passwords'
 import { normaliseEmail } from './users'
 

@@ -1,8 +1,8 @@
 // hub_users: create, find and check the people who may sign in.
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '../../db/connection'
-import { hubUsers, type HubRole, type HubUser } from '../../db/schema'
-import { recordAudit } from '../../db/audit'
+import type { Db } from '#db/connection'
+import { hubUsers, type HubRole, type HubUser } from '#db/schema/index'
+import { recordAudit } from '#db/audit'
 import { hashPassword } from './passwords'
 import { passwordProblem } from './password-policy'
 

@@ -1,4 +1,4 @@
-import { connectDatabase, type Database, type Db } from '../../db/connection'
+import { connectDatabase, type Database, type Db } from '#db/connection'
 
 let database: Promise<Database> | undefined
 

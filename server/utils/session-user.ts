@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import type { HubRole } from '../../db/schema/hub'
+import type { HubRole } from '#db/schema/hub'
 
 export interface SessionUser { id: string, email: string, name: string, role: HubRole }
 

@@ -1,4 +1,4 @@
-import type { HubRole } from '../../db/schema/hub'
+import type { HubRole } from '#db/schema/hub'
 
 declare module '#auth-utils' {
   interface UserSession {

@@ -7,10 +7,10 @@ import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
 import { runTs } from '../helpers/processes'
-import { startScriptedModel, type ScriptedModel } from '../../layers/learning/tests/fakes/model'
-import { atlasInbox, atlasMessages } from '../../db/schema/atlas'
-import { clients } from '../../db/schema/clients'
-import { workProjects } from '../../db/schema/worksites'
+import { startScriptedModel, type ScriptedModel } from '#layers/learning/tests/fakes/model'
+import { atlasInbox, atlasMessages } from '#db/schema/atlas'
+import { clients } from '#db/schema/clients'
+import { workProjects } from '#db/schema/worksites'
 
 const POLL = { timeout: 10_000 }
 

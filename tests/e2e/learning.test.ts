@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core'
 import { signInEveryRole, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
 import { runTs } from '../helpers/processes'
-import { startScriptedModel, type ScriptedModel } from '../../layers/learning/tests/fakes/model'
+import { startScriptedModel, type ScriptedModel } from '#layers/learning/tests/fakes/model'
 
 const LINE = 'Run the migrations before restarting the hub.'
 const SCAR = 'The hub restarted before its migrations'

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
-import { domains } from '../../shared/domains'
+import { domains } from '#shared/domains'
 import { TESTS_TMP } from '../helpers/database-config'
 
 let hub: Hub

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hubDatabase, FOUNDER, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
-import type { Database } from '../../db/connection'
-import { learnSkillProposals } from '../../db/schema/learn-skills'
-import { skills } from '../../db/schema/skills'
-import { worksite } from '../../layers/worksites/tests/fixtures/world'
+import type { Database } from '#db/connection'
+import { learnSkillProposals } from '#db/schema/learn-skills'
+import { skills } from '#db/schema/skills'
+import { worksite } from '#layers/worksites/tests/fixtures/world'
 
 const AGENT = fileURLToPath(new URL('../../layers/learning/tests/fixtures/debrief-agent.mjs', import.meta.url))
 

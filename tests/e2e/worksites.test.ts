@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 import { launchBrowser, signInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
-import { recordFromMessage } from '../../layers/worksites/tests/fixtures/world'
+import { recordFromMessage } from '#layers/worksites/tests/fixtures/world'
 
 interface Vocabulary { entities: Record<string, { statuses: Array<{ value: string, label: string }>, transitions: Record<string, string[]> }> }
 

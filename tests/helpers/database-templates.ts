@@ -5,10 +5,10 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import postgres from 'postgres'
-import { startEmbeddedServer } from '../../db/embedded'
-import { connectDatabase } from '../../db/connection'
-import { migrateDatabase } from '../../db/migrate'
-import { isProcessAlive } from '../../db/process'
+import { startEmbeddedServer } from '#db/embedded'
+import { connectDatabase } from '#db/connection'
+import { migrateDatabase } from '#db/migrate'
+import { isProcessAlive } from '#db/process'
 import { NATIVE_ADMIN_URL, TESTS_TMP, embeddedTemplateDir, nativeTemplate, nativeUrl } from './database-config'
 
 const state = globalThis as { synedreTemplateUsers?: number }

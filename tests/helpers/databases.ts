@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe } from 'vitest'
-import { startEmbeddedServer } from '../../db/embedded'
-import { connectDatabase, type Database } from '../../db/connection'
+import { startEmbeddedServer } from '#db/embedded'
+import { connectDatabase, type Database } from '#db/connection'
 import { NATIVE_ADMIN_URL, TESTS_TMP, embeddedTemplateDir, nativeTemplate, nativeTestDatabasePrefix, nativeUrl } from './database-config'
 
 export const DATABASE_KINDS = ['embedded', 'native'] as const

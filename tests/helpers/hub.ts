@@ -4,8 +4,8 @@ import { mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { runTs, startTs, type Finished, type Running } from './processes'
-import { connectDatabase, type Database } from '../../db/connection'
-import { findRunningEmbedded } from '../../db/embedded'
+import { connectDatabase, type Database } from '#db/connection'
+import { findRunningEmbedded } from '#db/embedded'
 import { TESTS_TMP } from './database-config'
 
 export async function freePort(): Promise<number> {

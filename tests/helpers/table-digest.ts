@@ -2,7 +2,7 @@
 // wrapper's own rows (ops_cron_runs: the run's record; ops_locks: its lease) are left out:
 // every run writes them, dry or not.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
+import type { Db } from '#db/client'
 
 export const WRAPPER_TABLES = ['ops_cron_runs', 'ops_locks']
 

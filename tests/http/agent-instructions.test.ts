@@ -7,7 +7,7 @@
 // choice runs on Auto and the run says so. Bad bodies are 400 with data.code; no session, 401.
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Database } from '../../db/connection'
+import type { Database } from '#db/connection'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 
 type Who = 'founder' | 'operator' | 'viewer'

@@ -4,9 +4,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { findRunningEmbedded } from '../../db/embedded'
-import { startFleet, KEYS, type Fleet } from '../../layers/ai/tests/fakes/fleet'
-import { ROUTING_REFRESH_MS } from '../../layers/ai/core/routing-store'
+import { findRunningEmbedded } from '#db/embedded'
+import { startFleet, KEYS, type Fleet } from '#layers/ai/tests/fakes/fleet'
+import { ROUTING_REFRESH_MS } from '#layers/ai/core/routing-store'
 import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
 import { ROOT } from '../helpers/processes'
 

@@ -3,10 +3,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { RecallResponse } from '../../layers/memory/core/recall/types'
-import { indexNotes } from '../../layers/memory/core/vault/indexer'
-import { syncVectors } from '../../layers/memory/core/vectors/sync'
-import { offlineEmbedder } from '../../layers/memory/tests/fixtures/embedders'
+import type { RecallResponse } from '#layers/memory/core/recall/types'
+import { indexNotes } from '#layers/memory/core/vault/indexer'
+import { syncVectors } from '#layers/memory/core/vectors/sync'
+import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../helpers/hub'
 
 let hub: Hub

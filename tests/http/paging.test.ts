@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../helpers/hub'
-import type { Database } from '../../db/connection'
+import type { Database } from '#db/connection'
 
 let hub: Hub
 let cookie: string

@@ -5,10 +5,10 @@
 // with open chantiers — each a 400 or 409 with data.code and nothing written; a viewer reads
 // the board and is refused every write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Database } from '../../db/connection'
+import type { Database } from '#db/connection'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
-import { recordFromMessage } from '../../layers/worksites/tests/fixtures/world'
-import type { Board, Chantier, Job, Page, Project, Task } from '../../layers/worksites/shared/api'
+import { recordFromMessage } from '#layers/worksites/tests/fixtures/world'
+import type { Board, Chantier, Job, Page, Project, Task } from '#layers/worksites/shared/api'
 
 let hub: Hub
 let database: Database

@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../helpers/databases'
-import { activityCsv, listActivity } from '../../server/core/activity'
+import { activityCsv, listActivity } from '#server/core/activity'
 
 const PAGE = { page: 1, pageSize: 10 }
 

@@ -4,13 +4,13 @@
 import { beforeAll, expect, it } from 'vitest'
 import { TransactionRollbackError, eq } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../helpers/databases'
-import { atlasInbox } from '../../db/schema/atlas'
-import { opsAlerts } from '../../db/schema/ops'
-import { listInbox } from '../../layers/atlas/core/queries'
-import { classifiedMessage } from '../../layers/atlas/tests/fixtures/spawn/seed'
-import { seedAgents } from '../../layers/agents/core/seed'
-import { searchHub } from '../../server/core/search'
-import { listNotifications } from '../../server/core/notifications'
+import { atlasInbox } from '#db/schema/atlas'
+import { opsAlerts } from '#db/schema/ops'
+import { listInbox } from '#layers/atlas/core/queries'
+import { classifiedMessage } from '#layers/atlas/tests/fixtures/spawn/seed'
+import { seedAgents } from '#layers/agents/core/seed'
+import { searchHub } from '#server/core/search'
+import { listNotifications } from '#server/core/notifications'
 
 describeOnBothDatabases('cockpit queries', (database) => {
   const ids: number[] = []

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { connectDatabase } from '../../db/connection'
+import { connectDatabase } from '#db/connection'
 import { describeOnBothDatabases } from '../helpers/databases'
 
 describeOnBothDatabases('many connections at once', (database) => {

@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../helpers/databases'
-import { recordAudit } from '../../db/audit'
-import { migrateDatabase } from '../../db/migrate'
+import { recordAudit } from '#db/audit'
+import { migrateDatabase } from '#db/migrate'
 import { eq, sql as raw } from 'drizzle-orm'
-import { hubUsers } from '../../db/schema'
+import { hubUsers } from '#db/schema/index'
 
 describeOnBothDatabases('database', (database) => {
   it('has pgvector and the foundation tables', async () => {

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmbeddedServer, type EmbeddedServer } from '../../db/embedded'
+import { startEmbeddedServer, type EmbeddedServer } from '#db/embedded'
 import { TESTS_TMP } from '../helpers/database-config'
 
 const IDLE_MS = 600

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../helpers/databases'
-import { acquireLease, heartbeatLease, readLease, releaseLease } from '../../layers/health/core/leases'
+import { acquireLease, heartbeatLease, readLease, releaseLease } from '#layers/health/core/leases'
 
 // This process by default: a lease whose holder is a dead process of the same host is taken at once.
 const owner = (holder: string, pid = process.pid) => ({ holder, host: 'test-host', pid })

@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../helpers/databases'
-import { guardLocks } from '../../layers/health/core/lock-guardian'
-import { acquireLease } from '../../layers/health/core/leases'
-import type { OpsAlert } from '../../db/schema'
+import { guardLocks } from '#layers/health/core/lock-guardian'
+import { acquireLease } from '#layers/health/core/leases'
+import type { OpsAlert } from '#db/schema/index'
 
 describeOnBothDatabases('lock guardian', (database) => {
   it('raises one alert per zombie lease, tells the team once, and leaves healthy leases alone', async () => {

@@ -1,12 +1,12 @@
 import { expect, it } from 'vitest'
 import { eq, sql } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../helpers/databases'
-import { supervise, leaseName, type SuperviseDeps } from '../../layers/health/core/supervise'
-import { defineAutomate } from '../../layers/health/core/automate'
-import { recentRuns } from '../../layers/health/core/cron-runs'
-import { readLease } from '../../layers/health/core/leases'
-import { opsAutomations } from '../../db/schema'
-import type { Db } from '../../db/connection'
+import { supervise, leaseName, type SuperviseDeps } from '#layers/health/core/supervise'
+import { defineAutomate } from '#layers/health/core/automate'
+import { recentRuns } from '#layers/health/core/cron-runs'
+import { readLease } from '#layers/health/core/leases'
+import { opsAutomations } from '#db/schema/index'
+import type { Db } from '#db/connection'
 
 function deps(db: Db, pid: number, out: string[] = []): SuperviseDeps {
   return { db, host: 'test-host', pid, write: text => out.push(text) }

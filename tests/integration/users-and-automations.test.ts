@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest'
 import { describeOnBothDatabases } from '../helpers/databases'
-import { createUser, ensureFirstFounder, UserInputError } from '../../server/core/users'
-import { signIn } from '../../server/core/sign-in'
-import { listAutomations, setAutomationActive, syncAutomations } from '../../layers/health/core/automations'
-import { openRun, closeRun } from '../../layers/health/core/cron-runs'
+import { createUser, ensureFirstFounder, UserInputError } from '#server/core/users'
+import { signIn } from '#server/core/sign-in'
+import { listAutomations, setAutomationActive, syncAutomations } from '#layers/health/core/automations'
+import { openRun, closeRun } from '#layers/health/core/cron-runs'
 
 describeOnBothDatabases('hub users', (database) => {
   it('creates the first founder from the environment once, then never again', async () => {

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../helpers/databases'
-import { opsWorkers } from '../../db/schema'
-import { listHostWorkers, registerWorker, WORKER_VERSION } from '../../layers/health/core/workers'
+import { opsWorkers } from '#db/schema/index'
+import { listHostWorkers, registerWorker, WORKER_VERSION } from '#layers/health/core/workers'
 
 describeOnBothDatabases('spawn workers roll call', (database) => {
   it('registers, heartbeats and stops workers; a host is working, silent or idle from its workers', async () => {

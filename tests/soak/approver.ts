@@ -4,8 +4,8 @@
 //   node --import tsx tests/soak/approver.ts --interval-ms M
 import { parseArgs } from 'node:util'
 import { sql } from 'drizzle-orm'
-import { openDatabase } from '../../db/client'
-import { decideApproval } from '../../layers/atlas/core/approval'
+import { openDatabase } from '#db/client'
+import { decideApproval } from '#layers/atlas/core/approval'
 
 const { values } = parseArgs({ options: { 'interval-ms': { type: 'string' } } })
 const interval = Number(values['interval-ms'] ?? 1000)

@@ -1,8 +1,8 @@
 // What must hold after a soak, each with the count it was checked over and its offenders.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
-import { isProcessAlive } from '../../db/process'
-import { SPAWN_MARKER } from '../../layers/atlas/core/spawn/processes'
+import type { Db } from '#db/client'
+import { isProcessAlive } from '#db/process'
+import { SPAWN_MARKER } from '#layers/atlas/core/spawn/processes'
 import { readdirSync, readFileSync } from 'node:fs'
 
 export interface Invariant {

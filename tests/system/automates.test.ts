@@ -5,8 +5,8 @@ import { desc, eq, sql } from 'drizzle-orm'
 import { describeOnBothDatabases } from '../helpers/databases'
 import { runTs, startTs } from '../helpers/processes'
 import { TESTS_TMP } from '../helpers/database-config'
-import { opsAutomations, opsCronRuns } from '../../db/schema'
-import { acquireLease, readLease } from '../../layers/health/core/leases'
+import { opsAutomations, opsCronRuns } from '#db/schema/index'
+import { acquireLease, readLease } from '#layers/health/core/leases'
 
 describeOnBothDatabases('automates as processes', (database) => {
   const env = () => ({ DATABASE_URL: database().url })

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { FOUNDER, signIn, startHub, tempDataDir } from '../helpers/hub'
 import { runTs } from '../helpers/processes'
 import { TESTS_TMP } from '../helpers/database-config'
-import { findRunningEmbedded, startEmbeddedServer } from '../../db/embedded'
+import { findRunningEmbedded, startEmbeddedServer } from '#db/embedded'
 
 interface TableSum { table: string, rows: number, sum: string }
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { PGlite } from '@electric-sql/pglite'
 import { FOUNDER, signIn, startHub, tempDataDir, freePort } from '../helpers/hub'
 import { runTs } from '../helpers/processes'
-import { serveOverSocket } from '../../db/embedded-socket'
+import { serveOverSocket } from '#db/embedded-socket'
 
 function groupIsGone(pgid: number): boolean {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { requirementFor, roleAllows } from '../../server/core/access'
+import { requirementFor, roleAllows } from '#server/core/access'
 
 describe('authorisation policy', () => {
   it('leaves only sign-in and the health probe public', () => {

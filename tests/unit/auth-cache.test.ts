@@ -1,8 +1,8 @@
 // The auth middleware's memory (server/core/auth-cache.ts): bounded, expiring, and never
 // keeping an account row read before the hub changed that account.
 import { describe, expect, it } from 'vitest'
-import { createExpiringCache, forgetSignedInUser, rememberedAccount, sessionExpiry } from '../../server/core/auth-cache'
-import type { HubUser } from '../../db/schema'
+import { createExpiringCache, forgetSignedInUser, rememberedAccount, sessionExpiry } from '#server/core/auth-cache'
+import type { HubUser } from '#db/schema/index'
 
 const account = (version: number) => ({ id: 'u1', sessionVersion: version }) as HubUser
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { CrontabError, parseCrontab, renderSystemCrontab } from '../../layers/health/core/crontab'
-import { automateNames } from '../../automates/registry'
+import { CrontabError, parseCrontab, renderSystemCrontab } from '#layers/health/core/crontab'
+import { automateNames } from '#automates/registry'
 
 const known = ['lock-guardian', 'atlas-collect']
 

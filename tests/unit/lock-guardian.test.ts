@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { findZombies } from '../../layers/health/core/lock-guardian'
-import { untoldState } from '../../layers/health/core/alert-retell'
-import type { OpsLock } from '../../db/schema'
+import { findZombies } from '#layers/health/core/lock-guardian'
+import { untoldState } from '#layers/health/core/alert-retell'
+import type { OpsLock } from '#db/schema/index'
 
 const now = new Date('2026-11-30T12:00:00Z')
 const lease = (name: string, host: string, pid: number, heartbeatMinutesAgo: number): OpsLock => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hashPassword, verifyPassword } from '../../server/core/passwords'
+import { hashPassword, verifyPassword } from '#server/core/passwords'
 
 describe('scrypt passwords', () => {
   it('hashes with a random salt and verifies', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { badPathSegment, badQueryParameter, findBadText } from '../../server/core/input-text'
-import { contentTypeRefusal, inlineScripts, originRefusal, pageCsp } from '../../server/core/request-policy'
-import { passwordProblem } from '../../server/core/password-policy'
-import { redactQueryError } from '../../server/core/error-redaction'
-import { waitAfter } from '../../server/core/sign-in'
+import { badPathSegment, badQueryParameter, findBadText } from '#server/core/input-text'
+import { contentTypeRefusal, inlineScripts, originRefusal, pageCsp } from '#server/core/request-policy'
+import { passwordProblem } from '#server/core/password-policy'
+import { redactQueryError } from '#server/core/error-redaction'
+import { waitAfter } from '#server/core/sign-in'
 
 describe('bad text', () => {
   it('names the field holding a NUL or a lone surrogate, anywhere', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { startScheduler } from '../../layers/health/core/scheduler'
+import { startScheduler } from '#layers/health/core/scheduler'
 
 describe('in-process scheduler', () => {
   it('launches every entry on runAll and reports exit codes, a launch failure as 1', async () => {

@@ -6,7 +6,7 @@
 // user model arrive as functions (memory-adapters.ts wires the real ones). With a token
 // budget, the lowest-ranked lessons are dropped first, then the reflex entries from the last,
 // then the user model, then the mission brief is cut; the persona is never dropped.
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 import { AgentsError } from './errors'
 import { findAgent } from './registry'
 import { LANGS, renderTier, TIER_BUDGETS, TIERS, type Lang, type Tier } from './persona'

@@ -3,8 +3,8 @@
 // last-spawn / last-error times, one activity line and the experience ledger — in one
 // transaction, so the counters and their trail never disagree.
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { agents, agentsActivity, agentsExperience, agentsExperienceHistory } from '../../../db/schema/agents'
+import type { Db } from '#db/client'
+import { agents, agentsActivity, agentsExperience, agentsExperienceHistory } from '#db/schema/agents'
 import { AgentsError } from './errors'
 
 export const SPAWN_OUTCOMES = ['completed', 'failed'] as const

@@ -1,8 +1,8 @@
 // Heartbeats: each agent's last reported state, and the live state the reactor shows —
 // a beat older than HEARTBEAT_STALE_MS reads as "silent", no beat at all as "dormant".
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { AGENT_HEARTBEAT_STATES, agents, agentsHeartbeats, type AgentHeartbeatState } from '../../../db/schema/agents'
+import type { Db } from '#db/client'
+import { AGENT_HEARTBEAT_STATES, agents, agentsHeartbeats, type AgentHeartbeatState } from '#db/schema/agents'
 import { AgentsError } from './errors'
 
 export const HEARTBEAT_STALE_MS = 10 * 60_000

@@ -4,13 +4,13 @@
 // model's core slice (getProfile + formatForBriefing), the chantier brief (work_chantiers)
 // and a tenant's mission brief (clients.config.missionBrief).
 import { eq } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { clients } from '../../../db/schema/clients'
-import { workChantiers } from '../../../db/schema/work'
-import { workProjects } from '../../../db/schema/worksites'
-import { recall, type RecallDeps } from '../../memory/core/recall/engine'
-import { formatForBriefing } from '../../memory/core/user-model/briefing'
-import { getProfile, UserModelError } from '../../memory/core/user-model/profile'
+import type { Db } from '#db/client'
+import { clients } from '#db/schema/clients'
+import { workChantiers } from '#db/schema/work'
+import { workProjects } from '#db/schema/worksites'
+import { recall, type RecallDeps } from '#layers/memory/core/recall/engine'
+import { formatForBriefing } from '#layers/memory/core/user-model/briefing'
+import { getProfile, UserModelError } from '#layers/memory/core/user-model/profile'
 import type { MissionBriefLookup, ScarRecall, UserCoreLookup } from './briefing'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

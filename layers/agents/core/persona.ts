@@ -4,7 +4,7 @@
 // quote, personality, inspiration, proof) — then, around the tier, the relevant scars (the
 // agent's own first, then global ones), the mission brief when the task resolves to a
 // project, and the user model's core slice. Everything reached through arguments.
-import type { Agent } from '../../../db/schema/agents'
+import type { Agent } from '#db/schema/agents'
 import { CONTRACT_LINE, FAMILY_BRIEFS, FULL_USE_LINE } from './family-brief'
 import { isAgentFamily } from './families'
 import { countTokens } from './tokens'

@@ -3,8 +3,8 @@
 // the reactor's nodes. The stored ring (`orbite`) is a filter; the reactor draws from the family.
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { Db } from '../../../db/client'
-import { agents, agentsActivity, agentsExperience, agentsHeartbeats, agentsRelationships, agentsSkills, agentsTools, type Agent } from '../../../db/schema/agents'
+import type { Db } from '#db/client'
+import { agents, agentsActivity, agentsExperience, agentsHeartbeats, agentsRelationships, agentsSkills, agentsTools, type Agent } from '#db/schema/agents'
 import { AgentsError } from './errors'
 import { DOMAIN_PATTERN, isAgentFamily, parseDomains, reactorRing, type AgentFamily } from './families'
 import { liveState, type LiveState } from './heartbeats'

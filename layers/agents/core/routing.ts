@@ -9,8 +9,8 @@
 // fallback agent, the orchestrator, when it is active; null when even that is missing (the
 // roster was never seeded): the caller logs it and goes on unrouted.
 import { and, eq } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { agents } from '../../../db/schema/agents'
+import type { Db } from '#db/client'
+import { agents } from '#db/schema/agents'
 import { DOMAIN_PATTERN } from './families'
 import { agentsForDomain, type AgentSummary } from './registry'
 

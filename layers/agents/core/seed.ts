@@ -3,8 +3,8 @@
 // re-run changes nothing, not even updated_at), and never touches the runtime columns
 // (active, counters, last spawn). Relationships and experience rows: inserted when missing.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { agents, agentsExperience, agentsRelationships } from '../../../db/schema/agents'
+import type { Db } from '#db/client'
+import { agents, agentsExperience, agentsRelationships } from '#db/schema/agents'
 import { RELATIONSHIPS, ROSTER, rosterRow } from './roster/index'
 
 export interface SeedOutcome {

@@ -1,7 +1,7 @@
 // What every facade operation shares: the providers, the ledger, the cooldown, the clock,
 // the sleeper and a log that redacts. Built once by createAiFacade.
-import type { Db } from '../../../db/client'
-import type { AiCallKind } from '../../../db/schema/ai'
+import type { Db } from '#db/client'
+import type { AiCallKind } from '#db/schema/ai'
 import type { ProviderId } from './catalog'
 import type { Cooldown } from './cooldown'
 import type { LedgerSink } from './ledger'

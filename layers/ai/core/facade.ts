@@ -6,7 +6,7 @@
 // Dependencies are arguments (environment, database, ofetch instance, process runner,
 // clock, sleep, random, log, ledger sink) so that tests and benchmarks can drive it.
 import type { $Fetch } from 'ofetch'
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 import { EMBEDDING_THROTTLE_MS, type ProviderId } from './catalog'
 import { complete, type CompleteResult } from './complete'
 import { logOnce, type FacadeContext } from './context'

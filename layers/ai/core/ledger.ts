@@ -4,8 +4,8 @@
 // (exact model, then the requested model, then the longest model prefix, then the
 // provider's '*' row), unless the provider reported one.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import type { AiCallKind, AiOutcome } from '../../../db/schema/ai'
+import type { Db } from '#db/client'
+import type { AiCallKind, AiOutcome } from '#db/schema/ai'
 import type { Via } from './catalog'
 
 export interface LedgerEntry {

@@ -1,9 +1,9 @@
 // The price table (ai_prices): USD per million tokens per model, seeded with list prices,
 // edited in the hub (audited). The ledger prices each attempt from it at write time.
 import { asc } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { aiPrices, type AiPrice } from '../../../db/schema/ai'
-import { recordAudit } from '../../../db/audit'
+import type { Db } from '#db/client'
+import { aiPrices, type AiPrice } from '#db/schema/ai'
+import { recordAudit } from '#db/audit'
 
 export async function listPrices(db: Db): Promise<AiPrice[]> {
   return await db.select().from(aiPrices).orderBy(asc(aiPrices.provider), asc(aiPrices.model))

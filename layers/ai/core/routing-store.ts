@@ -5,9 +5,9 @@
 // round trip on the call's path. (LISTEN/NOTIFY was not chosen: the embedded database's
 // socket does not carry notifications reliably.)
 import { asc, eq, inArray } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { AI_ROUTING_GLOBAL, aiRouting, type AiRoutingParams, type AiRoutingRow } from '../../../db/schema/ai'
-import { recordAudit } from '../../../db/audit'
+import type { Db } from '#db/client'
+import { AI_ROUTING_GLOBAL, aiRouting, type AiRoutingParams, type AiRoutingRow } from '#db/schema/ai'
+import { recordAudit } from '#db/audit'
 import { CANONICAL_ROUTING, mergeRoute, type Route, type RouteKind, type RoutingLayer, type RoutingRows } from './routing'
 
 function toLayer(row: AiRoutingRow): RoutingLayer {

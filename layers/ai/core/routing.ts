@@ -1,6 +1,6 @@
 // Database-driven routing, the pure part: merging a feature's row with the global row
 // ('default') and, under them, the canonical defaults. A null column inherits.
-import { AI_ROUTING_GLOBAL, type AiRoutingParams } from '../../../db/schema/ai'
+import { AI_ROUTING_GLOBAL, type AiRoutingParams } from '#db/schema/ai'
 import { COMPLETION_DEFAULT_MODELS, COMPLETION_PROVIDERS, EMBEDDING_DEFAULT_MODELS, EMBEDDING_DIMENSIONS, EMBEDDING_PROVIDERS, type ProviderId } from './catalog'
 
 export interface RoutingLayer {

@@ -1,7 +1,7 @@
 // Spend from the ledger: totals by day, provider, feature and tenant over a period, and
 // the ledger rows themselves as CSV. Days are UTC days.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 import { toCsv } from './csv'
 
 export interface SpendPeriod { from: Date, to: Date }

@@ -2,7 +2,7 @@
 // Inactive tenants are never read; any problem (unknown tenant, odd JSON, database down)
 // means "no tenant preference" and the caller's default applies (the seed's silent fallback).
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 import { COMPLETION_PROVIDERS, type ProviderId } from './catalog'
 
 export interface TenantAi { provider: ProviderId, model?: string }

@@ -6,7 +6,7 @@
 //     authenticated team member or an authenticated contact of a known (active) tenant,
 //     with no warning flag on the mail; every other one waits in `awaiting_approval` with
 //     the reason, until an operator approves or rejects it in the hub.
-import type { SenderAuth } from '../../../db/schema/atlas'
+import type { SenderAuth } from '#db/schema/atlas'
 import type { TenantMatch } from './tenants'
 import { normaliseAddress } from './text'
 

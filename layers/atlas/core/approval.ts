@@ -4,10 +4,10 @@
 // and cancels the work record its classification materialised. Who and when go to the
 // tracking row, the pipeline's trail and the hub's human-action log, in one transaction.
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { atlasInbox } from '../../../db/schema/atlas'
-import { cancelRecord, isWorkKind } from '../../worksites/core/registries'
+import type { Db } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { atlasInbox } from '#db/schema/atlas'
+import { cancelRecord, isWorkKind } from '#layers/worksites/core/registries'
 import { recordAtlasAudit } from './audit'
 import { clip } from './text'
 

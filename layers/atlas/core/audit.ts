@@ -1,6 +1,6 @@
 // The pipeline's audit trail (atlas_audit, append-only): one row per pipeline action.
-import type { Db } from '../../../db/client'
-import { atlasAudit } from '../../../db/schema/atlas'
+import type { Db } from '#db/client'
+import { atlasAudit } from '#db/schema/atlas'
 import { cleanDetails } from './text'
 import type { AuditAction } from './vocabulary'
 

@@ -5,8 +5,8 @@
 // rate; then failures, unsafe blocks, quarantines, and the promotion criterion
 // (success rate > 90 % over at least 30 internal jobs).
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasCalibrationReports } from '../../../db/schema/atlas'
+import type { Db } from '#db/client'
+import { atlasCalibrationReports } from '#db/schema/atlas'
 import { UNCERTAIN_BELOW } from './classify/guardrails'
 import { INTENTS, type Intent } from './vocabulary'
 

@@ -2,16 +2,16 @@
 // hub's ports (memory, worksites, Atlas, team mail), the `delegate` port driving child runs
 // on this same engine. Shared by the hub's routes and the agents-dispatch automate; here
 // (atlas, the top layer) because the wiring reaches layers the engine may not import.
-import type { Db } from '../../../db/connection'
-import type { AiFacade } from '../../ai/core/facade'
-import { customRunContext } from '../../agents/core/custom/access'
-import { customToolRegistry, delegatePort } from '../../agents/core/custom/delegation'
-import { draftPorts } from '../../agents/core/custom/draft-ports'
-import type { LaunchRun } from '../../agents/core/custom/dispatcher'
-import { startRun, type EngineDeps } from '../../agents/core/engine/loop'
-import type { SkillRouterPort } from '../../agents/core/engine/skills'
-import { personLimits } from '../../agents/core/engine/usage'
-import type { Embedder } from '../../memory/core/vectors/embedder'
+import type { Db } from '#db/connection'
+import type { AiFacade } from '#layers/ai/core/facade'
+import { customRunContext } from '#layers/agents/core/custom/access'
+import { customToolRegistry, delegatePort } from '#layers/agents/core/custom/delegation'
+import { draftPorts } from '#layers/agents/core/custom/draft-ports'
+import type { LaunchRun } from '#layers/agents/core/custom/dispatcher'
+import { startRun, type EngineDeps } from '#layers/agents/core/engine/loop'
+import type { SkillRouterPort } from '#layers/agents/core/engine/skills'
+import { personLimits } from '#layers/agents/core/engine/usage'
+import type { Embedder } from '#layers/memory/core/vectors/embedder'
 import { hubToolPorts } from './agent-ports'
 import { createMailer, readMailConfig, type Mailer } from './mail/mailer'
 

@@ -1,8 +1,8 @@
 // What the inbox says about where its mail comes from: a configured IMAP mailbox (and when
 // the collector last reached it), a configuration to fix, or none at all, with what to set.
 import { desc } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasMailboxState } from '../../../db/schema/atlas'
+import type { Db } from '#db/client'
+import { atlasMailboxState } from '#db/schema/atlas'
 import { AtlasConfigError, readAtlasConfig, type AtlasEnv } from './config'
 
 export const MAILBOX_VARIABLES = ['ATLAS_IMAP_HOST', 'ATLAS_IMAP_USER', 'ATLAS_IMAP_PASSWORD'] as const

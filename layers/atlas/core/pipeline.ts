@@ -2,12 +2,12 @@
 // verdict is clean) OCR of the images and the classification. A message whose attachments
 // are not all clean is blocked (blocked_unsafe) and no model ever sees it.
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasAttachments, atlasInbox, atlasMessages, type AtlasAttachment, type AtlasInboxRow } from '../../../db/schema/atlas'
-import type { AiFacade } from '../../ai/core/facade'
-import type { Embedder } from '../../memory/core/vectors/embedder'
-import { isWorkKind } from '../../worksites/core/registries'
-import { recallForRecord } from '../../worksites/core/pre-creation-recall'
+import type { Db } from '#db/client'
+import { atlasAttachments, atlasInbox, atlasMessages, type AtlasAttachment, type AtlasInboxRow } from '#db/schema/atlas'
+import type { AiFacade } from '#layers/ai/core/facade'
+import type { Embedder } from '#layers/memory/core/vectors/embedder'
+import { isWorkKind } from '#layers/worksites/core/registries'
+import { recallForRecord } from '#layers/worksites/core/pre-creation-recall'
 import { recordAtlasAudit } from './audit'
 import { classifyMessage, type ClassifyOutcome } from './classify/classify'
 import type { AtlasConfig } from './config'

@@ -1,12 +1,12 @@
 // What the hub reads: the inbox list (filters, search, newest first), one message with its
 // attachments, audit trail and materialised record, and a change marker for live refresh.
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasAttachments, atlasAudit, atlasInbox, atlasMessages, type SenderAuth } from '../../../db/schema/atlas'
-import { clients } from '../../../db/schema/clients'
-import { getWorkRecord, isWorkKind, type WorkRecordView } from '../../worksites/core/registries'
-import { recordRecall } from '../../worksites/core/pre-creation-recall'
-import type { WorkRecall } from '../../../db/schema/work'
+import type { Db } from '#db/client'
+import { atlasAttachments, atlasAudit, atlasInbox, atlasMessages, type SenderAuth } from '#db/schema/atlas'
+import { clients } from '#db/schema/clients'
+import { getWorkRecord, isWorkKind, type WorkRecordView } from '#layers/worksites/core/registries'
+import { recordRecall } from '#layers/worksites/core/pre-creation-recall'
+import type { WorkRecall } from '#db/schema/work'
 import { EMAIL_FRAME_CSP, sanitizeEmailHtml } from './sanitize'
 import { RECLASSIFIABLE_STATUSES, type InboxStatus, type Intent } from './vocabulary'
 

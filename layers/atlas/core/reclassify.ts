@@ -4,9 +4,9 @@
 // its attachments, re-scanning them, OCR, model call. Audited in the pipeline trail and
 // in the hub's human-action log.
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { atlasInbox } from '../../../db/schema/atlas'
+import type { Db } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { atlasInbox } from '#db/schema/atlas'
 import { recordAtlasAudit } from './audit'
 import { RECLASSIFIABLE_STATUSES } from './vocabulary'
 

@@ -4,9 +4,9 @@
 // the spawn: the spawn:<id> tag). The spawn worker writes them (spawn-briefing.ts,
 // outcomes.ts); this file is the one place the hub reads them.
 import { asc, eq, or, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasSpawnLessons, atlasSpawns } from '../../../db/schema/atlas-spawn'
-import { learnLessons } from '../../../db/schema/learn'
+import type { Db } from '#db/client'
+import { atlasSpawnLessons, atlasSpawns } from '#db/schema/atlas-spawn'
+import { learnLessons } from '#db/schema/learn'
 
 export interface InjectedLesson {
   lessonId: number

@@ -4,10 +4,10 @@
 // same loop, and the lessons it produced. The events stream from the existing events routes.
 import { readFileSync } from 'node:fs'
 import { asc, eq } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasInbox, atlasMessages } from '../../../db/schema/atlas'
-import { atlasSpawns } from '../../../db/schema/atlas-spawn'
-import { clients } from '../../../db/schema/clients'
+import type { Db } from '#db/client'
+import { atlasInbox, atlasMessages } from '#db/schema/atlas'
+import { atlasSpawns } from '#db/schema/atlas-spawn'
+import { clients } from '#db/schema/clients'
 import { getSpawn, type SpawnSummary } from './spawn/queries'
 import type { InjectedLesson, ProducedLesson, SpawnLoopRecords, SpawnRouting } from './spawn-loop-records'
 

@@ -2,7 +2,7 @@
 // then the registered contacts (clients.contacts[].email). Active tenants only: a former
 // client writing again is treated as anyone else.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 import { domainOf, normaliseAddress } from './text'
 
 export interface TenantMatch {

@@ -1,6 +1,6 @@
 // What an automate is: a named job with a run function that receives its dependencies
 // and returns an exit code. The supervision wrapper (supervise.ts) runs every one of them.
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 
 export interface AutomateContext {
   db: Db

@@ -1,9 +1,9 @@
 // The automation registry (ops_automations): kept in step with the crontab, listed in
 // the hub with each automate's last run, switched on and off by a founder (audited).
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { opsAutomations } from '../../../db/schema'
-import { recordAudit } from '../../../db/audit'
+import type { Db } from '#db/client'
+import { opsAutomations } from '#db/schema/index'
+import { recordAudit } from '#db/audit'
 import type { CrontabEntry } from './crontab'
 
 export interface AutomateDescription { name: string, description: string, scope: string }

@@ -1,8 +1,8 @@
 // The execution log: one ops_cron_runs row per automate execution or skip.
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { opsCronRuns, type CronRunStatus, type OpsCronRun } from '../../../db/schema'
-import type { Paged, SortDir } from '../../../shared/paging'
+import type { Db } from '#db/client'
+import { opsCronRuns, type CronRunStatus, type OpsCronRun } from '#db/schema/index'
+import type { Paged, SortDir } from '#shared/paging'
 
 export interface RunIdentity {
   automation: string

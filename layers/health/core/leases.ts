@@ -3,9 +3,9 @@
 // very host (the lease records host and pid): a SIGKILLed worker's lease does not hold the
 // next run back until it expires. The same on PGlite and on PostgreSQL.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { isProcessAlive } from '../../../db/process'
-import type { OpsLock } from '../../../db/schema'
+import type { Db } from '#db/client'
+import { isProcessAlive } from '#db/process'
+import type { OpsLock } from '#db/schema/index'
 
 export interface LeaseOwner {
   /** Unique per acquisition: a restarted process never mistakes an old lease for its own. */

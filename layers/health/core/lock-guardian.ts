@@ -3,10 +3,10 @@
 // An alert whose message did not go out (mail down, not configured) is sent again at the next
 // runs, for a day, until it does.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import type { OpsAlert, OpsLock } from '../../../db/schema'
+import type { Db } from '#db/client'
+import type { OpsAlert, OpsLock } from '#db/schema/index'
 import { RETELL_FOR_MS, RETOLD_KINDS } from './alert-retell'
-export { isProcessAlive } from '../../../db/process'
+export { isProcessAlive } from '#db/process'
 
 export const STALE_AFTER_MS = 10 * 60_000
 

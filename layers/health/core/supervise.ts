@@ -5,8 +5,8 @@
 //      that ends well but said a prerequisite is missing is `not_configured`, never `ok`.
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { opsAutomations } from '../../../db/schema'
+import type { Db } from '#db/client'
+import { opsAutomations } from '#db/schema/index'
 import type { AutomateDefinition } from './automate'
 import { acquireLease, heartbeatLease, readLease, releaseLease } from './leases'
 import { closeRun, openRun, recordSkip } from './cron-runs'

@@ -4,8 +4,8 @@
 // heartbeat for three intervals and no stop: killed, host gone, network cut).
 import { readFileSync } from 'node:fs'
 import { desc, eq, gt, lt, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { opsWorkers, type OpsWorker } from '../../../db/schema'
+import type { Db } from '#db/client'
+import { opsWorkers, type OpsWorker } from '#db/schema/index'
 
 export type WorkerState = 'alive' | 'silent' | 'stopped'
 /** A host is idle when none of its workers runs and none was lost (the crontab's worker between runs). */

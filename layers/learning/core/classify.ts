@@ -6,9 +6,9 @@
 // a failure (classifier_error, an attempt counted) and the run goes on; a scar is tried at
 // most CLASSIFY_MAX_ATTEMPTS times. Personal data is scrubbed before the model sees a scar.
 import { and, asc, eq, isNull, lt, ne, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { learnLessons, type LearnLesson } from '../../../db/schema/learn'
-import type { AiFacade } from '../../ai/core/facade'
+import type { Db } from '#db/client'
+import { learnLessons, type LearnLesson } from '#db/schema/learn'
+import type { AiFacade } from '#layers/ai/core/facade'
 import { createScrubber, type Scrubber } from './scrub'
 import { contactNames } from './suggest'
 

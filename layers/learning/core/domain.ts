@@ -1,4 +1,4 @@
-import type { DomainDescriptor } from '../../../shared/domain'
+import type { DomainDescriptor } from '#shared/domain'
 
 /** What the hub shows of this domain in its sidebar and landing page. */
 export const domain: DomainDescriptor = {

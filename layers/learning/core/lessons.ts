@@ -2,9 +2,9 @@
 // newest first, with their recall record (how often a briefing carried them, and when last),
 // the spawns they were injected into (atlas_spawn_lessons) and the classifier's verdict.
 import { and, desc, eq, gte, ilike, inArray, isNotNull, isNull, ne, or, type SQL } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasSpawnLessons, atlasSpawns } from '../../../db/schema/atlas-spawn'
-import { learnLessons, type LearnLesson } from '../../../db/schema/learn'
+import type { Db } from '#db/client'
+import { atlasSpawnLessons, atlasSpawns } from '#db/schema/atlas-spawn'
+import { learnLessons, type LearnLesson } from '#db/schema/learn'
 
 export const LESSON_LIST_KINDS = ['scar', 'victory'] as const
 export type LessonListKind = typeof LESSON_LIST_KINDS[number]

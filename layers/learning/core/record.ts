@@ -5,12 +5,12 @@
 // offline provider leaves it null for the later run, never fails the record) and it is
 // re-indexed for recall at once.
 import { eq } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { learnLessons, type LearnLesson } from '../../../db/schema/learn'
-import { LessonInputError, recordLesson, scoreOne, type ImportanceScorer, type LessonKind } from '../../memory/core/lessons'
-import type { Embedder } from '../../memory/core/vectors/embedder'
-import { reindexScar, type ReindexResult } from '../../memory/core/vectors/reindex-scar'
+import type { Db } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { learnLessons, type LearnLesson } from '#db/schema/learn'
+import { LessonInputError, recordLesson, scoreOne, type ImportanceScorer, type LessonKind } from '#layers/memory/core/lessons'
+import type { Embedder } from '#layers/memory/core/vectors/embedder'
+import { reindexScar, type ReindexResult } from '#layers/memory/core/vectors/reindex-scar'
 
 export const LESSON_RECORDED_FROM_HUB = 'learning.lesson_recorded'
 

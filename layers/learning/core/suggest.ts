@@ -4,10 +4,10 @@
 // inserted `pending` (one per lesson: ON CONFLICT DO NOTHING makes a re-run harmless).
 // Nothing here writes to a destination: only a person's decision does (validation.ts).
 import { and, desc, asc, eq, isNull, notExists, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { clients } from '../../../db/schema/clients'
-import { LEARN_DESTINATIONS, learnLessons, learnSuggestions, type LearnDestination, type LearnLesson } from '../../../db/schema/learn'
-import type { AiFacade } from '../../ai/core/facade'
+import type { Db } from '#db/client'
+import { clients } from '#db/schema/clients'
+import { LEARN_DESTINATIONS, learnLessons, learnSuggestions, type LearnDestination, type LearnLesson } from '#db/schema/learn'
+import type { AiFacade } from '#layers/ai/core/facade'
 import { createScrubber, scrubbedCount, type Scrubber } from './scrub'
 
 export const SUGGEST_FEATURE = 'learn_suggest'

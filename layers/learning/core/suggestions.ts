@@ -1,9 +1,9 @@
 // The suggestion feed as the hub reads it (pending first), the decision counts with the
 // median time to a decision, the learning audit log, and the version the live page watches.
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { learnAudit, learnLessons, learnSuggestions, type LearnAuditEntry, type LearnDestination, type LearnSuggestionStatus } from '../../../db/schema/learn'
-import { learnSkillProposals } from '../../../db/schema/learn-skills'
+import type { Db } from '#db/client'
+import { learnAudit, learnLessons, learnSuggestions, type LearnAuditEntry, type LearnDestination, type LearnSuggestionStatus } from '#db/schema/learn'
+import { learnSkillProposals } from '#db/schema/learn-skills'
 
 export interface SuggestionView {
   id: number

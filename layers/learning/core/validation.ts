@@ -11,12 +11,12 @@
 //   hooks, project → a draft note in the vault inbox tagged hooks-change / project-idea:
 //               no configuration or project is changed by code; the note is the to-do.
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { agents } from '../../../db/schema/agents'
-import { LEARN_DESTINATIONS, learnAudit, learnLessons, learnSuggestions, type LearnDestination, type LearnSuggestion } from '../../../db/schema/learn'
-import { learnSkillProposals } from '../../../db/schema/learn-skills'
-import { addReflexEntry } from '../../memory/core/reflex'
-import { writeInboxNote } from '../../memory/core/vault/inbox'
+import type { Db } from '#db/client'
+import { agents } from '#db/schema/agents'
+import { LEARN_DESTINATIONS, learnAudit, learnLessons, learnSuggestions, type LearnDestination, type LearnSuggestion } from '#db/schema/learn'
+import { learnSkillProposals } from '#db/schema/learn-skills'
+import { addReflexEntry } from '#layers/memory/core/reflex'
+import { writeInboxNote } from '#layers/memory/core/vault/inbox'
 
 export type DecisionAction = 'applied' | 'modified' | 'refused'
 

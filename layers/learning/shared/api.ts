@@ -1,6 +1,6 @@
 // The learning routes' input shapes (zod), shared by the routes and the page's forms.
 import { z } from 'zod'
-import { LEARN_DESTINATIONS, LEARN_SUGGESTION_STATUSES } from '../../../db/schema/learn'
+import { LEARN_DESTINATIONS, LEARN_SUGGESTION_STATUSES } from '#db/schema/learn'
 
 const TAG = /^[\p{L}\p{N}][\p{L}\p{N}_.:/-]{0,47}$/u
 const CODENAME = /^[a-z0-9]+(-[a-z0-9]+)*$/

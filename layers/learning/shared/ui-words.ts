@@ -1,5 +1,5 @@
 // The learning page's words for the six destinations (§4.2).
-import type { LearnDestination } from '../../../db/schema/learn'
+import type { LearnDestination } from '#db/schema/learn'
 
 export const DESTINATION_LABELS: Record<LearnDestination, string> = {
   directive: 'Agent directive',

@@ -1,7 +1,7 @@
 // The memory API's inputs (checked by zod at the route boundary) and how the core's errors
 // become HTTP answers with a machine-readable code.
 import { z } from 'zod'
-import { MEM_VAULT_SPACES } from '../../../db/schema/mem'
+import { MEM_VAULT_SPACES } from '#db/schema/mem'
 import { RecallInputError } from './recall/engine'
 import { BELOW_FLOOR, DEFAULT_K, MAX_K, RECALL_MODES } from './recall/types'
 import { ScopeError } from './sources'

@@ -3,9 +3,9 @@
 // down, an answer without a figure) → null: the lesson stays unscored and the later run
 // (scoreUnscoredLessons, run by the vector-sync automate) tries again.
 import { and, asc, isNull } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { learnLessons } from '../../../db/schema/learn'
-import type { AiFacade } from '../../ai/core/facade'
+import type { Db } from '#db/client'
+import { learnLessons } from '#db/schema/learn'
+import type { AiFacade } from '#layers/ai/core/facade'
 import { scoreOne, type ImportanceScorer } from './lessons'
 
 export const IMPORTANCE_FEATURE = 'learn_importance'

@@ -3,10 +3,10 @@
 // recorded it, audited in hub_audit, and re-indexed in the vector index at once so the next
 // spawn's recall can find it.
 import { eq } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { agents } from '../../../db/schema/agents'
-import type { LearnLesson } from '../../../db/schema/learn'
+import type { Db } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { agents } from '#db/schema/agents'
+import type { LearnLesson } from '#db/schema/learn'
 import { LESSON_KINDS, recordLesson, type LessonKind } from './lessons'
 import type { Embedder } from './vectors/embedder'
 import { reindexScar, type ReindexResult } from './vectors/reindex-scar'

@@ -8,9 +8,9 @@
 //     finds it without waiting for the nightly sync (awaited: it is the point of the call;
 //     an embedding failure defers it to the next sync and is reported, never thrown).
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { agents } from '../../../db/schema/agents'
-import { learnLessons, type LearnLesson } from '../../../db/schema/learn'
+import type { Db } from '#db/client'
+import { agents } from '#db/schema/agents'
+import { learnLessons, type LearnLesson } from '#db/schema/learn'
 import type { Embedder } from './vectors/embedder'
 import { reindexScar, type ReindexResult } from './vectors/reindex-scar'
 

@@ -2,9 +2,9 @@
 // kept in the tenant's configuration (clients.config.missionBrief) and injected into the
 // briefing of every spawn for that tenant. Edited by a person in the hub, audited.
 import { asc, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { clients, type ClientConfig } from '../../../db/schema/clients'
+import type { Db } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { clients, type ClientConfig } from '#db/schema/clients'
 
 export const MISSION_BRIEF_MAX_CHARS = 4000
 export const MISSION_BRIEF_SAVED_ACTION = 'memory.mission_brief_saved'

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Db } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
+import type { Db } from '#db/client'
+import { recordAudit } from '#db/audit'
 import { parseReflexIndex, REFLEX_INDEX_FILE, REFLEX_LINE_MAX, type ReflexRefusal } from './reflex'
 
 /** The whole index's size bound: far above any sensible reflex memory, far below a body limit. */

@@ -1,6 +1,6 @@
 // The vector index's source types, the recall scopes over them and where each source is
 // shown in the hub.
-import { MEM_SOURCE_TYPES, type MemSourceType } from '../../../db/schema/mem'
+import { MEM_SOURCE_TYPES, type MemSourceType } from '#db/schema/mem'
 
 export { MEM_SOURCE_TYPES as SOURCE_TYPES, type MemSourceType as SourceType }
 

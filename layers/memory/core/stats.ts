@@ -1,8 +1,8 @@
 // Index statistics for the hub: chunks per source type (with their models and freshness)
 // and notes per vault sub-space.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { memEmbeddings, memNotes } from '../../../db/schema/mem'
+import type { Db } from '#db/client'
+import { memEmbeddings, memNotes } from '#db/schema/mem'
 import { SOURCE_LABELS, SOURCE_TYPES, type SourceType } from './sources'
 import { SPACE_LABELS, VAULT_SPACES, type VaultSpace } from './vault/layout'
 

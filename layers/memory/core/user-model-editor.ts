@@ -3,9 +3,9 @@
 // private dimension stays out of the logs). Reading leaves the private dimension out unless
 // the reader is allowed it (the founder).
 import { asc, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { memUserModel } from '../../../db/schema/mem'
+import type { Db } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { memUserModel } from '#db/schema/mem'
 import { USER_DIMENSIONS, type UserDimension } from './user-model/slices'
 import { USER_MODEL_COLUMN } from './user-model/profile'
 

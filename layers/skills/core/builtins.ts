@@ -2,8 +2,8 @@
 // disables them; never deleted. Seeding is idempotent and never overwrites a founder's edit
 // (a built-in already present is left as it is).
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/connection'
-import { skills } from '../../../db/schema/skills'
+import type { Db } from '#db/connection'
+import { skills } from '#db/schema/skills'
 import { createSkill } from './library'
 
 export const BUILT_IN_SKILLS = [

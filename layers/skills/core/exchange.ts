@@ -2,8 +2,8 @@
 // fingerprint (the "newer version" badge compares with it); import creates a skill of the
 // importing person from an external bundle (its files arrive shareable, as they were shared).
 import { eq } from 'drizzle-orm'
-import type { Db } from '../../../db/connection'
-import { skillFiles, skills, type Skill } from '../../../db/schema/skills'
+import type { Db } from '#db/connection'
+import { skillFiles, skills, type Skill } from '#db/schema/skills'
 import { SkillError } from './errors'
 import { fingerprintOf } from './fingerprint'
 import { createSkill, skillView, type Actor } from './library'

@@ -4,8 +4,8 @@
 // person disables them for themselves; they are never deleted.
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '../../../db/connection'
-import { skillEnablements, skillFiles, skillRuns, skills, skillVersions, type Skill, type SkillFile, type SkillVersion } from '../../../db/schema/skills'
+import type { Db } from '#db/connection'
+import { skillEnablements, skillFiles, skillRuns, skills, skillVersions, type Skill, type SkillFile, type SkillVersion } from '#db/schema/skills'
 import { SkillError } from './errors'
 import { fingerprintOf } from './fingerprint'
 

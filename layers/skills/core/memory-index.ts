@@ -2,10 +2,10 @@
 // over title + description"): one `skill` chunk per skill, kept by the vector sync's skill
 // source (incremental: only a changed name or description is embedded again, a deleted skill's
 // chunk removed), and the router's recall over the chunks of a person's enabled skills only.
-import type { Db } from '../../../db/connection'
-import { recall } from '../../memory/core/recall/engine'
-import type { Embedder } from '../../memory/core/vectors/embedder'
-import { syncVectors, type SourceSyncReport } from '../../memory/core/vectors/sync'
+import type { Db } from '#db/connection'
+import { recall } from '#layers/memory/core/recall/engine'
+import type { Embedder } from '#layers/memory/core/vectors/embedder'
+import { syncVectors, type SourceSyncReport } from '#layers/memory/core/vectors/sync'
 import type { RecalledCandidate } from './router'
 
 /** Brings the index's skill chunks in line with the skills table (after a create, save, import, restore or delete; at seed). */

@@ -2,9 +2,9 @@
 // skills, indexed once per library state, their candidates recalled from the memory's index
 // (scope skill, only those skills), routed per run; usage recorded per run.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/connection'
-import type { SelectedSkill, SkillRouterPort } from '../../agents/core/engine/skills'
-import type { Embedder } from '../../memory/core/vectors/embedder'
+import type { Db } from '#db/connection'
+import type { SelectedSkill, SkillRouterPort } from '#layers/agents/core/engine/skills'
+import type { Embedder } from '#layers/memory/core/vectors/embedder'
 import { skillText } from './execution'
 import { enabledSkills, recordSkillRuns, type EnabledSkill } from './library'
 import { recallSkills, syncSkillIndex } from './memory-index'

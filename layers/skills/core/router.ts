@@ -8,7 +8,7 @@
 // among the candidates (offline: none), below `low` none. Skills forced with `/name` are never
 // dropped and do not count against the cap. Every decision is returned with its scores so the
 // engine writes it as a run step.
-import { reciprocalRankFusion } from '../../memory/core/recall/fusion'
+import { reciprocalRankFusion } from '#layers/memory/core/recall/fusion'
 import { cosine, stems, vectorOf } from './text'
 
 export interface RoutableSkill { id: number, name: string, description: string }

@@ -2,7 +2,7 @@
 // One indexed query (work_tasks_board_idx: project, status, position) joined to the job and
 // chantier titles; the bench worksites.board_ms_1k measures it on 1,000 tasks.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 import type { Board, TaskCard } from '../shared/api'
 import { notFound } from './errors'
 import { ownerJson, parseOwner } from './owners'

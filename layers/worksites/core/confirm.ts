@@ -3,11 +3,11 @@
 // jobs: those are added from Worksites). The confirmation names them, in hub_audit, in the
 // chantier's history and in the trail of the message it came from, in one transaction.
 import { and, eq } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { atlasAudit } from '../../../db/schema/atlas'
-import { workChantiers } from '../../../db/schema/work'
-import { workTransitions } from '../../../db/schema/worksites'
+import type { Db } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { atlasAudit } from '#db/schema/atlas'
+import { workChantiers } from '#db/schema/work'
+import { workTransitions } from '#db/schema/worksites'
 import { recordRecall } from './pre-creation-recall'
 
 export const CHANTIER_CONFIRMED_ACTION = 'worksites.chantier_confirmed'

@@ -3,10 +3,10 @@
 // or rejects it with a reason, which the classifier's calibration report counts
 // (layers/atlas/core/calibration.ts). Both are refused on anything but a draft (409 not_draft).
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasAudit } from '../../../db/schema/atlas'
-import { workChantiers } from '../../../db/schema/work'
-import { workProjects } from '../../../db/schema/worksites'
+import type { Db } from '#db/client'
+import { atlasAudit } from '#db/schema/atlas'
+import { workChantiers } from '#db/schema/work'
+import { workProjects } from '#db/schema/worksites'
 import type { Chantier, Page, PromoteInputT } from '../shared/api'
 import { notFound, WorksitesError } from './errors'
 import { recordHistory } from './history'

@@ -1,9 +1,9 @@
 // The history of the worksites entities: every creation, status change and assignment in
 // work_transitions (the timelines read it), and every person's action in hub_audit as well
 // (the hub's one record of human actions). Written in the transaction of the change itself.
-import type { Tx } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { workTransitions } from '../../../db/schema/worksites'
+import type { Tx } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { workTransitions } from '#db/schema/worksites'
 import type { Owner } from '../shared/api'
 
 export type HistoryEntity = 'project' | 'chantier' | 'job' | 'task' | 'run' | 'question' | 'negociation' | 'conseil'

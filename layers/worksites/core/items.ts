@@ -3,10 +3,10 @@
 // classifier); a job needs a chantier placed in a project; a task lives in its job's project
 // (another project's job is a 400 cross_project, and the composite keys refuse it anyway).
 import { eq, sql, type SQL } from 'drizzle-orm'
-import type { Db, Tx } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { workChantiers } from '../../../db/schema/work'
-import { workJobs, workProjects, workTasks } from '../../../db/schema/worksites'
+import type { Db, Tx } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { workChantiers } from '#db/schema/work'
+import { workJobs, workProjects, workTasks } from '#db/schema/worksites'
 import type { Chantier, ChantierCreateT, ChantierPatchT, ItemListQueryT, Job, JobCreateT, JobPatchT, Page, Task, TaskCreateT, TaskPatchT } from '../shared/api'
 import { notFound, WorksitesError } from './errors'
 import { recordHistory } from './history'

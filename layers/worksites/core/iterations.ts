@@ -6,7 +6,7 @@
 // (done/pass ones) and the debrief. Layer order: this file reads the spawn tables through the
 // db layer only; the atlas engine calls it, never the other way round.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 import type { Iteration } from '../shared/api'
 import { iso } from './paging'
 import type { IterationOutcome } from './vocabulary'

@@ -2,9 +2,9 @@
 // exist is refused before anything is written (400 unknown_owner); the foreign keys would
 // refuse it too, but with a database error instead of a reason.
 import { eq, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { agents } from '../../../db/schema/agents'
-import { hubUsers } from '../../../db/schema/hub'
+import type { Db } from '#db/client'
+import { agents } from '#db/schema/agents'
+import { hubUsers } from '#db/schema/hub'
 import type { Owner, OwnerView } from '../shared/api'
 import { WorksitesError } from './errors'
 

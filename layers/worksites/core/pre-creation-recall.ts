@@ -4,11 +4,11 @@
 // stored with the record (work_recalls) so that the hub shows them before a person confirms
 // the record. Never blocks the creation: a failed recall is stored as such, with its reason.
 import { and, eq } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { workRecalls, type WorkRecall, type WorkRecallHit } from '../../../db/schema/work'
-import { recallBeforeCreation } from '../../memory/core/recall/before-creation'
-import type { RecallDeps } from '../../memory/core/recall/engine'
-import type { RecallHit } from '../../memory/core/recall/types'
+import type { Db } from '#db/client'
+import { workRecalls, type WorkRecall, type WorkRecallHit } from '#db/schema/work'
+import { recallBeforeCreation } from '#layers/memory/core/recall/before-creation'
+import type { RecallDeps } from '#layers/memory/core/recall/engine'
+import type { RecallHit } from '#layers/memory/core/recall/types'
 import type { WorkKind } from './registries'
 
 /** The query: the title, then the start of the body (the title alone is often a bare subject). */

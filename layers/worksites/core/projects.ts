@@ -2,11 +2,11 @@
 // briefings of its spawns quote and the repository they check out. A project holding open
 // chantiers (draft, planned, active) cannot be deleted: it is archived instead.
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { recordAudit } from '../../../db/audit'
-import { clients } from '../../../db/schema/clients'
-import { workChantiers } from '../../../db/schema/work'
-import { workProjects } from '../../../db/schema/worksites'
+import type { Db } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { clients } from '#db/schema/clients'
+import { workChantiers } from '#db/schema/work'
+import { workProjects } from '#db/schema/worksites'
 import type { Page, Project, ProjectCreateT, ProjectListQueryT, ProjectPatchT } from '../shared/api'
 import { notFound, WorksitesError } from './errors'
 import { recordHistory } from './history'

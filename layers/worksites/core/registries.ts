@@ -3,9 +3,9 @@
 // (message, registry) under a unique index, written with ON CONFLICT; a reply in a thread
 // that already has a live run or question updates that record instead of creating one.
 import { and, desc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasInbox, atlasMessages, atlasReplyDrafts } from '../../../db/schema/atlas'
-import { workChantiers, workConseils, workNegociations, workQuestions, workRuns } from '../../../db/schema/work'
+import type { Db } from '#db/client'
+import { atlasInbox, atlasMessages, atlasReplyDrafts } from '#db/schema/atlas'
+import { workChantiers, workConseils, workNegociations, workQuestions, workRuns } from '#db/schema/work'
 
 export const WORK_KINDS = ['run', 'chantier', 'question', 'negociation', 'conseil'] as const
 export type WorkKind = typeof WORK_KINDS[number]

@@ -5,8 +5,8 @@
 // follows REGISTRY_TRANSITIONS (else 409 illegal_transition) and is recorded in the history,
 // hub_audit and the trail of the message the record came from.
 import { eq, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
-import { atlasAudit } from '../../../db/schema/atlas'
+import type { Db } from '#db/client'
+import { atlasAudit } from '#db/schema/atlas'
 import type { Page, RegistryDetail, RegistryKind, RegistryRecord } from '../shared/api'
 import { notFound, WorksitesError } from './errors'
 import { recordHistory } from './history'

@@ -1,6 +1,6 @@
 // Entity → table, for the code that treats the four levels alike (transitions, assignment).
-import { workChantiers } from '../../../db/schema/work'
-import { workJobs, workProjects, workTasks } from '../../../db/schema/worksites'
+import { workChantiers } from '#db/schema/work'
+import { workJobs, workProjects, workTasks } from '#db/schema/worksites'
 import type { Entity } from './vocabulary'
 
 export const ENTITY_TABLES = {

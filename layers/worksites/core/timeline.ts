@@ -2,7 +2,7 @@
 // from, the spawns that worked on it (with their QA), the lessons those spawns left, the
 // iterations of its tasks, and its own status changes and assignments (work_transitions).
 import { sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 import type { RegistryRecord, TimelineItem } from '../shared/api'
 import { notFound } from './errors'
 import { iso } from './paging'

@@ -4,7 +4,7 @@
 // transaction with its history row (history.ts). Tasks also take their place in the target
 // board column (`position`, else the end of the column).
 import { eq, sql } from 'drizzle-orm'
-import type { Db, Tx } from '../../../db/client'
+import type { Db, Tx } from '#db/client'
 import type { Owner } from '../shared/api'
 import { badInput, illegalTransition, notFound, WorksitesError } from './errors'
 import { recordHistory } from './history'

@@ -2,7 +2,7 @@
 // one SQL statement each, with their parent's names, their owner and their counts. Lists and
 // details share these selects: the list adds its filters, order and cursor key.
 import { sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../../../db/client'
+import type { Db } from '#db/client'
 import type { Chantier, Job, Project, Task } from '../shared/api'
 import { parseOwner, ownerJson } from './owners'
 import { iso } from './paging'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ACTIVITY_SORTS, ACTIVITY_SOURCES, activityCsv, listActivity } from '../../core/activity'
-import { pagingQuery } from '../../../shared/paging'
+import { pagingQuery } from '#shared/paging'
 
 const Query = z.object({
   source: z.enum(ACTIVITY_SOURCES).optional(),

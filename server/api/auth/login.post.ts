@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { signIn } from '../../core/sign-in'
-import { recordAudit } from '../../../db/audit'
+import { recordAudit } from '#db/audit'
 
 const Body = z.object({
   email: z.string().trim().min(3).max(320),

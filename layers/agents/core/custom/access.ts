@@ -4,11 +4,11 @@
 // OWN allowlist (never its parent's), one level deeper, capped at the parent agent's depth
 // (3 by default, 5 at most), spending what is left of the parent's budget.
 import { desc, eq, inArray } from 'drizzle-orm'
-import type { Db } from '../../../../db/connection'
-import { agentInstructionVersions, agentInstructions } from '../../../../db/schema/agent-instructions'
-import { agentCustom, type AgentCustom } from '../../../../db/schema/custom-agents'
-import { hubUsers } from '../../../../db/schema/hub'
-import { skills } from '../../../../db/schema/skills'
+import type { Db } from '#db/connection'
+import { agentInstructionVersions, agentInstructions } from '#db/schema/agent-instructions'
+import { agentCustom, type AgentCustom } from '#db/schema/custom-agents'
+import { hubUsers } from '#db/schema/hub'
+import { skills } from '#db/schema/skills'
 import type { RunContext, RunContextRequest } from '../engine/context'
 import { readStudioPolicy } from './studio-policy'
 import { EngineError } from '../engine/errors'

@@ -4,9 +4,9 @@
 // under a per-agent advisory lock, so the hourly cap holds across dispatchers too. An agent's
 // own write never wakes it; a killed agent starts nothing new (its running runs go on).
 import { and, eq, gte, inArray, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/connection'
-import { agentRuns } from '../../../../db/schema/agent-runs'
-import { agentCustom, agentTriggerFires, agentTriggers, type AgentTrigger } from '../../../../db/schema/custom-agents'
+import type { Db } from '#db/connection'
+import { agentRuns } from '#db/schema/agent-runs'
+import { agentCustom, agentTriggerFires, agentTriggers, type AgentTrigger } from '#db/schema/custom-agents'
 import { causedBy, dueTime, eventFingerprint, indexTriggers, type HubEvent, type IndexedTrigger, type TriggerFilter, type TriggerIndex } from './triggers'
 
 /** Starts (and usually drives) one run of the agent; returns its run id. */

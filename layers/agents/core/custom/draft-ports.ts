@@ -1,5 +1,5 @@
 // The ports draft_custom_agent reaches (the drafts table), wired by the hub's engine.
-import type { Db } from '../../../../db/connection'
+import type { Db } from '#db/connection'
 import type { ToolPorts } from '../engine/ports'
 import { customToolRegistry } from './delegation'
 import { createDraft, withdrawDraft } from './drafts'

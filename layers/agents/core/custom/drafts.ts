@@ -6,9 +6,9 @@
 // confirmed — and cannot even suggest a tool the person's role does not have (filtered and said).
 import { and, desc, eq } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '../../../../db/connection'
-import { agentCustomDrafts, type AgentCustomDraft, type CustomAgentProposal } from '../../../../db/schema/custom-agents'
-import { agentInstructions } from '../../../../db/schema/agent-instructions'
+import type { Db } from '#db/connection'
+import { agentCustomDrafts, type AgentCustomDraft, type CustomAgentProposal } from '#db/schema/custom-agents'
+import { agentInstructions } from '#db/schema/agent-instructions'
 import { EngineError } from '../engine/errors'
 import type { ToolRegistry } from '../engine/tools'
 import { HUB_ROLE_RANK, type PersonRole } from '../engine/vocabulary'

@@ -5,13 +5,13 @@
 // Each carries its actor; a write made by an agent's run (actor `agent-run:<run id>:…`) names
 // the run's agent so the dispatcher never lets that agent wake itself.
 import { and, eq, gt, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm'
-import type { Db } from '../../../../db/connection'
-import { agentInstructionVersions } from '../../../../db/schema/agent-instructions'
-import { agentRuns } from '../../../../db/schema/agent-runs'
-import { atlasInbox, atlasMessages } from '../../../../db/schema/atlas'
-import { learnLessons } from '../../../../db/schema/learn'
-import { skillVersions } from '../../../../db/schema/skills'
-import { workTransitions } from '../../../../db/schema/worksites'
+import type { Db } from '#db/connection'
+import { agentInstructionVersions } from '#db/schema/agent-instructions'
+import { agentRuns } from '#db/schema/agent-runs'
+import { atlasInbox, atlasMessages } from '#db/schema/atlas'
+import { learnLessons } from '#db/schema/learn'
+import { skillVersions } from '#db/schema/skills'
+import { workTransitions } from '#db/schema/worksites'
 import type { HubEvent } from './triggers'
 
 const RUN_ACTOR = /^agent-run:([0-9a-f-]{36}):/

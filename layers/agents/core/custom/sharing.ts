@@ -6,9 +6,9 @@
 // so a revoked share stops working on the next request.
 import { and, asc, eq } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '../../../../db/connection'
-import { agentCustom, agentCustomShares, SHARE_LEVELS, type AgentCustom, type ShareLevel } from '../../../../db/schema/custom-agents'
-import { hubUsers } from '../../../../db/schema/hub'
+import type { Db } from '#db/connection'
+import { agentCustom, agentCustomShares, SHARE_LEVELS, type AgentCustom, type ShareLevel } from '#db/schema/custom-agents'
+import { hubUsers } from '#db/schema/hub'
 import { EngineError } from '../engine/errors'
 import type { PersonRole } from '../engine/vocabulary'
 

@@ -3,8 +3,8 @@
 // the registry. Read by customRunContext for every custom run (Chat tab, triggers, delegation).
 import { eq } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '../../../../db/connection'
-import { agentStudioPolicy } from '../../../../db/schema/custom-agents'
+import type { Db } from '#db/connection'
+import { agentStudioPolicy } from '#db/schema/custom-agents'
 import { EngineError } from '../engine/errors'
 import type { ToolRegistry } from '../engine/tools'
 import type { Editor } from './agents'

@@ -1,9 +1,9 @@
 // What a person does to a run: decide an approval (the run resumes once none is pending),
 // undo a write from its snapshot, rerun (a new run linked to the old one).
 import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm'
-import type { ChatMessage, ToolCall } from '../../../ai/core/clients/types'
-import { agentApprovals, agentRunSteps } from '../../../../db/schema/agent-runs'
-import { hubAudit } from '../../../../db/schema/hub'
+import type { ChatMessage, ToolCall } from '#layers/ai/core/clients/types'
+import { agentApprovals, agentRunSteps } from '#db/schema/agent-runs'
+import { hubAudit } from '#db/schema/hub'
 import type { RunContext } from './context'
 import { EngineError } from './errors'
 import { driveRun, executeTool, startRun, type EngineDeps } from './loop'

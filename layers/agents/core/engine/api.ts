@@ -2,8 +2,8 @@
 // context for the signed-in person (regime `user`), and the run page's view of a run.
 import { desc, eq } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '../../../../db/connection'
-import { agentRuns } from '../../../../db/schema/agent-runs'
+import type { Db } from '#db/connection'
+import { agentRuns } from '#db/schema/agent-runs'
 import type { RunContextRequest } from './context'
 import { EngineError } from './errors'
 import { getRun, runApprovals, runSteps, type AgentApproval, type AgentRun, type AgentRunStep } from './store'

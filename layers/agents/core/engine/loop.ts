@@ -2,11 +2,11 @@
 // before it runs → results back to the model → … until an answer, a budget, an error or an
 // approval pauses the run. Every turn and every call is a step row; the conversation is kept
 // on the run so a paused run resumes exactly where it stopped.
-import type { ToolChatRequest, ToolChatResult } from '../../../ai/core/tool-chat'
-import type { ChatMessage, ToolCall } from '../../../ai/core/clients/types'
-import type { Db } from '../../../../db/connection'
+import type { ToolChatRequest, ToolChatResult } from '#layers/ai/core/tool-chat'
+import type { ChatMessage, ToolCall } from '#layers/ai/core/clients/types'
+import type { Db } from '#db/connection'
 import { eq, sql } from 'drizzle-orm'
-import { agentApprovals, agentRunSteps, agentRuns } from '../../../../db/schema/agent-runs'
+import { agentApprovals, agentRunSteps, agentRuns } from '#db/schema/agent-runs'
 import { RunContextInput, type RunContext, type RunContextRequest } from './context'
 import { EngineError } from './errors'
 import { modelSurfaceOf, resolveModel, surfaceModels, type ProviderAvailability } from './models'

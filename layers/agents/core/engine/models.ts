@@ -14,10 +14,10 @@
 // falls back to Auto at the next run — the run row says so in model_note.
 import { and, asc, eq } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '../../../../db/connection'
-import { agentModelChoices, agentsSurfaceModels, MODEL_SURFACES, type ModelSurface } from '../../../../db/schema/agent-instructions'
-import { hubAudit } from '../../../../db/schema/hub'
-import { ANTHROPIC_ALIASES, COMPLETION_DEFAULT_MODELS, COMPLETION_PROVIDERS, GENERATION_DEFAULT_MODELS } from '../../../ai/core/catalog'
+import type { Db } from '#db/connection'
+import { agentModelChoices, agentsSurfaceModels, MODEL_SURFACES, type ModelSurface } from '#db/schema/agent-instructions'
+import { hubAudit } from '#db/schema/hub'
+import { ANTHROPIC_ALIASES, COMPLETION_DEFAULT_MODELS, COMPLETION_PROVIDERS, GENERATION_DEFAULT_MODELS } from '#layers/ai/core/catalog'
 import { EngineError } from './errors'
 import { PERSONAL_AGENT } from './vocabulary'
 

@@ -1,9 +1,9 @@
 // Standing approvals (P6): a person lets one agent use one EXTERNAL_WRITE tool without asking
 // each time. Granted and revoked rows are never deleted, and both acts go to hub_audit.
 import { and, desc, eq, isNull } from 'drizzle-orm'
-import type { Db } from '../../../../db/connection'
-import { agentStandingApprovals } from '../../../../db/schema/agent-runs'
-import { hubAudit } from '../../../../db/schema/hub'
+import type { Db } from '#db/connection'
+import { agentStandingApprovals } from '#db/schema/agent-runs'
+import { hubAudit } from '#db/schema/hub'
 import { EngineError } from './errors'
 import type { ToolRegistry } from './tools'
 

@@ -2,8 +2,8 @@
 // of the run page. The cost of a run is the ledger's (ai_consumption rows of its calls).
 import { hostname } from 'node:os'
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/connection'
-import { agentApprovals, agentRunSteps, agentRuns } from '../../../../db/schema/agent-runs'
+import type { Db } from '#db/connection'
+import { agentApprovals, agentRunSteps, agentRuns } from '#db/schema/agent-runs'
 import { STORED_OUTPUT_CHARS } from './vocabulary'
 
 export type AgentRun = typeof agentRuns.$inferSelect

@@ -5,8 +5,8 @@
 // and is left alone; a run with no recorded driver (older rows) is swept once it has made no
 // progress for ORPHAN_IDLE_MS.
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/connection'
-import { agentRuns } from '../../../../db/schema/agent-runs'
+import type { Db } from '#db/connection'
+import { agentRuns } from '#db/schema/agent-runs'
 
 export const ORPHAN_IDLE_MS = 60 * 60_000
 

@@ -2,7 +2,7 @@
 // for a write, how it is undone (a snapshot) or that it is not undoable. A capability with no
 // tool here does not exist for the agent: the model naming it gets a step error.
 import { z } from 'zod'
-import type { ToolSpec } from '../../../ai/core/clients/types'
+import type { ToolSpec } from '#layers/ai/core/clients/types'
 import type { ToolPorts } from './ports'
 import type { ToolClass } from './vocabulary'
 

@@ -2,7 +2,7 @@
 // 24 hours (tokens, cost, count) against limits read from the environment. A run is refused
 // before it starts when the person is over a limit.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/connection'
+import type { Db } from '#db/connection'
 
 export interface PersonLimits { tokensPerDay: number, costUsdPerDay: number, runsPerDay: number }
 export interface PersonUsage { email: string, runs: number, tokens: number, costUsd: number, since: string }

@@ -4,8 +4,8 @@
 // founders included — instructions are personal, like the chat's conversations.
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '../../../../db/connection'
-import { agentInstructionProposals, agentInstructionVersions, agentInstructions } from '../../../../db/schema/agent-instructions'
+import type { Db } from '#db/connection'
+import { agentInstructionProposals, agentInstructionVersions, agentInstructions } from '#db/schema/agent-instructions'
 import { EngineError } from '../engine/errors'
 
 export const INSTRUCTION_BODY_MAX = 40_000

@@ -4,8 +4,8 @@
 // that base version, so a person never applies a diff made against text they already changed.
 import { and, eq } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '../../../../db/connection'
-import { agentInstructionProposals, agentInstructions } from '../../../../db/schema/agent-instructions'
+import type { Db } from '#db/connection'
+import { agentInstructionProposals, agentInstructions } from '#db/schema/agent-instructions'
 import { EngineError } from '../engine/errors'
 import { unifiedDiff } from './diff'
 import { activeInstructions, documentView, inTransaction, latestVersion, nextVersion, ownDocument, type DocumentView, type InstructionProposal } from './documents'

@@ -1,6 +1,6 @@
 // The seeded roster: about thirty agents across the four families and three stored rings,
 // matching the seed's distribution (atlas-agentic-core.md, "Orbits").
-import type { NewAgent } from '../../../../db/schema/agents'
+import type { NewAgent } from '#db/schema/agents'
 import { CADRAGE } from './cadrage'
 import { DIRECTION } from './direction'
 import { EXECUTION } from './execution'

@@ -3,11 +3,11 @@
 // `full` may; the list shows what is shared with a person; a viewer holding `full` still makes
 // no WRITE run (a sharee's role narrows the run); revoking takes effect on the next request.
 import { beforeAll, expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { hubUsers } from '../../../../db/schema/hub'
-import { createAiFacade } from '../../../ai/core/facade'
-import { hubToolPorts } from '../../../atlas/core/agent-ports'
-import { offlineEmbedder } from '../../../memory/tests/fixtures/embedders'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { hubUsers } from '#db/schema/hub'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { hubToolPorts } from '#layers/atlas/core/agent-ports'
+import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { customRunContext } from '../../core/custom/access'
 import { ConfigBody, createCustomAgent, customAgentView, listCustomAgents, saveCustomAgent, setKilled } from '../../core/custom/agents'
 import { customAgentPage } from '../../core/custom/api'

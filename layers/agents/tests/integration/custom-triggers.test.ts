@@ -6,15 +6,15 @@
 // skill saved by the agent's own run; the same save is never fired twice). Runs are real engine runs (offline model).
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { agentRuns } from '../../../../db/schema/agent-runs'
-import { agentTriggerFires } from '../../../../db/schema/custom-agents'
-import { hubUsers } from '../../../../db/schema/hub'
-import { skillVersions } from '../../../../db/schema/skills'
-import { workTransitions } from '../../../../db/schema/worksites'
-import { createAiFacade } from '../../../ai/core/facade'
-import { hubToolPorts } from '../../../atlas/core/agent-ports'
-import { offlineEmbedder } from '../../../memory/tests/fixtures/embedders'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { agentRuns } from '#db/schema/agent-runs'
+import { agentTriggerFires } from '#db/schema/custom-agents'
+import { hubUsers } from '#db/schema/hub'
+import { skillVersions } from '#db/schema/skills'
+import { workTransitions } from '#db/schema/worksites'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { hubToolPorts } from '#layers/atlas/core/agent-ports'
+import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { customRunContext } from '../../core/custom/access'
 import { createCustomAgent, saveCustomAgent, ConfigBody, setKilled, customAgentView } from '../../core/custom/agents'
 import { customToolRegistry } from '../../core/custom/delegation'
@@ -22,8 +22,8 @@ import { dispatchEvents, dispatchSchedules, type DispatchDeps } from '../../core
 import { collectEvents } from '../../core/custom/events'
 import { startRun, type EngineDeps } from '../../core/engine/loop'
 import { createDocument } from '../../core/instructions/documents'
-import { createSkill, saveSkill } from '../../../skills/core/library'
-import agentsDispatch from '../../../../automates/agents-dispatch'
+import { createSkill, saveSkill } from '#layers/skills/core/library'
+import agentsDispatch from '#automates/agents-dispatch'
 
 const OWNER = { email: 'owner-triggers@studio.test', role: 'operator' as const }
 
@@ -172,7 +172,7 @@ describeOnBothDatabases('custom agent triggers', (database) => {
   it('runs from the agents-dispatch automate, refusing a bad flag', async () => {
     const { db } = database()
     await createCustomAgent(db, OWNER, { ...ConfigBody.parse({ nickname: 'Automate', triggers: [{ kind: 'event', event: 'lesson_recorded', filters: [{ field: 'title', op: 'contains', value: 'automate-check' }] }] }), codename: 'automate-bot' })
-    const { learnLessons } = await import('../../../../db/schema/learn')
+    const { learnLessons } = await import('#db/schema/learn')
     await db.insert(learnLessons).values({ title: 'The automate-check lesson' })
     const previous = process.env.AI_OFFLINE
     process.env.AI_OFFLINE = '1'

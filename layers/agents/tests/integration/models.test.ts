@@ -5,16 +5,16 @@
 // naming a model the surface does not allow refused before any run exists.
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { createAiFacade } from '../../../ai/core/facade'
-import { hubToolPorts } from '../../../atlas/core/agent-ports'
-import { offlineEmbedder } from '../../../memory/tests/fixtures/embedders'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { hubToolPorts } from '#layers/atlas/core/agent-ports'
+import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { personalRunContext, StartRunBody } from '../../core/engine/api'
 import { chatRunContext } from '../../core/engine/chat'
 import { firstToolRegistry } from '../../core/engine/first-tools'
 import { createRun, driveRun, startRun, type EngineDeps } from '../../core/engine/loop'
 import { autoOrder, modelChoice, resolveModel, setModelChoice, setSurfaceModels, surfaceModels } from '../../core/engine/models'
-import type { ToolChatRequest } from '../../../ai/core/tool-chat'
+import type { ToolChatRequest } from '#layers/ai/core/tool-chat'
 
 const PERSON = { id: '00000000-0000-4000-8000-000000000021', email: 'op-models@studio.test', role: 'operator' as const }
 const FOUNDER = 'founder@studio.test'

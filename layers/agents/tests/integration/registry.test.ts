@@ -2,8 +2,8 @@
 // prompt domain, the counters the spawn engine calls, heartbeats and the agent page.
 import { beforeAll, expect, it } from 'vitest'
 import { asc, eq, sql } from 'drizzle-orm'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { agents, agentsActivity, agentsExperience, agentsExperienceHistory, agentsHeartbeats, agentsRelationships } from '../../../../db/schema/agents'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { agents, agentsActivity, agentsExperience, agentsExperienceHistory, agentsHeartbeats, agentsRelationships } from '#db/schema/agents'
 import { recordSpawnOutcome } from '../../core/counters'
 import { recordHeartbeat } from '../../core/heartbeats'
 import { agentDetail, agentsForDomain, listAgents, reactorNodes } from '../../core/registry'

@@ -3,8 +3,8 @@
 // falling back to the orchestrator, and no agent at all when even the fallback is inactive.
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { agents } from '../../../../db/schema/agents'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { agents } from '#db/schema/agents'
 import { agentsForDomain } from '../../core/registry'
 import { FALLBACK_AGENT, routeAgent } from '../../core/routing'
 import { seedAgents } from '../../core/seed'

@@ -5,9 +5,9 @@
 import { spawnSync } from 'node:child_process'
 import { eq, sql } from 'drizzle-orm'
 import { expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { agentRuns } from '../../../../db/schema/agent-runs'
-import lockGuardian from '../../../../automates/lock-guardian'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { agentRuns } from '#db/schema/agent-runs'
+import lockGuardian from '#automates/lock-guardian'
 import { insertRun } from '../../core/engine/store'
 import { ORPHAN_IDLE_MS, processAlive, sweepOrphanRuns } from '../../core/engine/sweeper'
 

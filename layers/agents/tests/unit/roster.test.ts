@@ -2,7 +2,7 @@
 // French and English, and every tier of every agent within its budget (±20 %), counted
 // with a real tokenizer (o200k_base).
 import { describe, expect, it } from 'vitest'
-import { AGENT_FAMILIES as SCHEMA_FAMILIES } from '../../../../db/schema/agents'
+import { AGENT_FAMILIES as SCHEMA_FAMILIES } from '#db/schema/agents'
 import { AGENT_FAMILIES, CODENAME_PATTERN, REACTOR_RING, RING_MOTION } from '../../core/families'
 import { previewTiers, renderTier, TIER_BUDGETS, TIERS, withinBudget, type PersonaSource } from '../../core/persona'
 import { RELATIONSHIPS, ROSTER, rosterRow } from '../../core/roster/index'

@@ -3,7 +3,7 @@
 // per call with the provider and model that answered. DATABASE_URL and the providers' keys
 // and base URLs come from the environment.
 import { createInterface } from 'node:readline'
-import { openDatabase } from '../../../../db/client'
+import { openDatabase } from '#db/client'
 import { createAiFacade } from '../../core/facade'
 
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 2 })

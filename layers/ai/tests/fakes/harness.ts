@@ -1,6 +1,6 @@
 // A facade wired for tests: a fake clock that sleeping advances (waits are recorded, not
 // slept), a fixed random, captured log lines and an in-memory ledger.
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import { createAiFacade, type AiFacade, type AiFacadeDeps } from '../../core/facade'
 import { createMemoryLedger, type LedgerEntry, type LedgerSink } from '../../core/ledger'
 

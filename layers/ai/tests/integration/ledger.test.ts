@@ -4,7 +4,7 @@
 // never fails or blocks the call; no planted key ever lands in a row.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { startFleet, KEYS, type Fleet } from '../fakes/fleet'
 import { harness, PLANTED_KEYS, plantedKeyFragments } from '../fakes/harness'
 import { createAiFacade } from '../../core/facade'

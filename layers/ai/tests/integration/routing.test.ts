@@ -3,7 +3,7 @@
 // or the database unreachable.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { startFleet, KEYS, type Fleet } from '../fakes/fleet'
 import { harness } from '../fakes/harness'
 import { deleteRouting, listRouting, upsertRouting } from '../../core/routing-store'

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { insertLedgerRows, type LedgerEntry } from '../../core/ledger'
 import { lastDays, ledgerCsv, spendReport } from '../../core/spend'
 import { listPrices, upsertPrice } from '../../core/prices'

@@ -2,8 +2,8 @@
 // applies; an inactive tenant's never does; an explicit provider wins.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { clients } from '../../../../db/schema'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { clients } from '#db/schema/index'
 import { startFleet, KEYS, type Fleet } from '../fakes/fleet'
 import { harness } from '../fakes/harness'
 import { noopLedger } from '../../core/ledger'

@@ -2,8 +2,8 @@
 // that imitates a domain the studio knows (its tenants' and its team's). Never throws: a
 // failure to authenticate is a `none` verdict that says why, and the message is stored anyway.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import type { SenderAuth } from '../../../../db/schema/atlas'
+import type { Db } from '#db/client'
+import type { SenderAuth } from '#db/schema/atlas'
 import type { AtlasConfig } from '../config'
 import { domainOf } from '../text'
 import { lookalikeOf } from './lookalike'

@@ -10,7 +10,7 @@
 // Sender or Reply-To outside the From's domain, a display name holding another address,
 // a failed DMARC, a lookalike of a known domain (added by the caller, which knows them).
 import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth'
-import type { SenderAuth } from '../../../../db/schema/atlas'
+import type { SenderAuth } from '#db/schema/atlas'
 import { clip } from '../text'
 import { readHeaderFields, trustedTrace, type AuthResults, type HeaderField } from './headers'
 

@@ -4,10 +4,10 @@
 // materialised work record. A concurrent change of the tracking row (its revision moved)
 // rolls the whole write back.
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { atlasInbox, type AtlasAttachment, type AtlasInboxRow, type AtlasMessage } from '../../../../db/schema/atlas'
-import type { AiFacade } from '../../../ai/core/facade'
-import { cancelRecord, isWorkKind, materialiseRecord } from '../../../worksites/core/registries'
+import type { Db } from '#db/client'
+import { atlasInbox, type AtlasAttachment, type AtlasInboxRow, type AtlasMessage } from '#db/schema/atlas'
+import type { AiFacade } from '#layers/ai/core/facade'
+import { cancelRecord, isWorkKind, materialiseRecord } from '#layers/worksites/core/registries'
 import { decideAdmission, senderStanding, type Admission } from '../admission'
 import { recordAtlasAudit } from '../audit'
 import type { ClassifierConfig } from '../config'

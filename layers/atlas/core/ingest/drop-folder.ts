@@ -5,7 +5,7 @@
 // storing and removing is harmless (stored again = recognised as a duplicate, then removed).
 import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import type { AtlasConfig } from '../config'
 import type { WorkItem } from '../pipeline'
 import { ingestSource } from '../collector'

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { MailParser, type AddressObject, type AttachmentStream, type HeaderLines, type Headers, type MessageText } from 'mailparser'
-import type { AtlasHeaderLine } from '../../../../db/schema/atlas'
+import type { AtlasHeaderLine } from '#db/schema/atlas'
 import type { AtlasLimits } from '../config'
 import { clip, formatBytes, normaliseAddress } from '../text'
 

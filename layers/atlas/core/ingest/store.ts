@@ -4,8 +4,8 @@
 // and the audit record. The same message stored twice is recognised and left alone; a
 // different message re-using a Message-ID is kept too, quarantined for a person.
 import { eq } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { atlasAttachments, atlasInbox, atlasMessages, type SenderAuth } from '../../../../db/schema/atlas'
+import type { Db } from '#db/client'
+import { atlasAttachments, atlasInbox, atlasMessages, type SenderAuth } from '#db/schema/atlas'
 import { recordAtlasAudit } from '../audit'
 import { clip } from '../text'
 import type { InboxStatus } from '../vocabulary'

@@ -4,7 +4,7 @@
 // SMTP settings and credentials come from the environment only.
 import nodemailer from 'nodemailer'
 import addressparser from 'nodemailer/lib/addressparser'
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import { recordAtlasAudit } from '../audit'
 import { AtlasConfigError, emailList, type AtlasEnv } from '../config'
 import { clip, normaliseAddress } from '../text'

@@ -2,9 +2,9 @@
 // SPAWN_HEARTBEAT_MS (the reactor reads a beat older than 10 minutes as silent), an
 // agents_events row when the spawn starts and when it ends, and an `idle` beat after it.
 // Book-keeping: a failed write is logged, never allowed to stop the spawn.
-import type { Db } from '../../../../db/client'
-import { agentsEvents } from '../../../../db/schema/agents'
-import { recordHeartbeat } from '../../../agents/core/heartbeats'
+import type { Db } from '#db/client'
+import { agentsEvents } from '#db/schema/agents'
+import { recordHeartbeat } from '#layers/agents/core/heartbeats'
 
 export interface Presence {
   /** The spawn ended: one event row and the `idle` beat. */

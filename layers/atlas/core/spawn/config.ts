@@ -3,7 +3,7 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { memoryConfig } from '../../../memory/core/config'
+import { memoryConfig } from '#layers/memory/core/config'
 import { AtlasConfigError, type AtlasEnv } from '../config'
 
 /** The hub's own checkout (never the agent's folder, hidden inside the sandbox). */

@@ -1,7 +1,7 @@
 // A chantier after its agent: `deploying` (DEPLOY_COMMAND) → `qa` (browser QA of the
 // contract's routes) → pass: summary → `actioned` and a victory; fail: a new spawn carrying
 // the errors, at most SPAWN_MAX_ITERATIONS, then an escalation (and a scar).
-import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
+import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { recordAtlasAudit } from '../audit'
 import { clip } from '../text'
 import type { ResultContract } from './contract'

@@ -4,7 +4,7 @@
 // `add` resolves once the event is safe to forget: a full batch waits for its INSERT, which
 // slows the reader, hence the wrapper, hence the agent (backpressure, never a growing buffer).
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import { createEventClassifier, type StreamEvent } from './stream'
 
 /** A payload above this (JSON characters) is stored as a truncated preview. */

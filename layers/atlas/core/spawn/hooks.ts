@@ -1,8 +1,8 @@
 // What the spawn engine tells other domains, as functions it receives.
 import { randomUUID } from 'node:crypto'
-import type { Db } from '../../../../db/client'
-import { recordSpawnOutcome } from '../../../agents/core/counters'
-import { recordConsumption } from '../../../ai/core/ledger'
+import type { Db } from '#db/client'
+import { recordSpawnOutcome } from '#layers/agents/core/counters'
+import { recordConsumption } from '#layers/ai/core/ledger'
 import type { ResultFigures } from './stream'
 
 export type SpawnOutcomeKind = 'completed' | 'failed'

@@ -2,13 +2,13 @@
 // `spawn_started`), the run (run-spawn.ts), the job completed or failed in the queue, the
 // follow-up job of a QA re-spawn sent once the lease is released.
 import { sql } from 'drizzle-orm'
-import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
-import { acquireLease, readLease, releaseLease, type LeaseOwner } from '../../../health/core/leases'
+import { atlasSpawns } from '#db/schema/atlas-spawn'
+import { acquireLease, readLease, releaseLease, type LeaseOwner } from '#layers/health/core/leases'
 import { recordAtlasAudit } from '../audit'
 import { keepLeases, messageLeaseName, type HeldLease } from './leases'
 import { sendJob } from './orchestrator'
 import type { SpawnJob } from './queue'
-import { recordSpawnIteration } from '../../../worksites/core/iterations'
+import { recordSpawnIteration } from '#layers/worksites/core/iterations'
 import { spawnAndFinish } from './run-spawn'
 import { loadContext, setInbox, updateSpawn } from './spawn-context'
 import type { Finished, FollowUp, WorkerDeps } from './worker-deps'

@@ -3,8 +3,8 @@
 // held), and the concurrency slots (global, and per host). Held leases are heartbeated; an
 // expired one is free for the taking, which is how a dead worker's message comes back.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { acquireLease, heartbeatLease, releaseLease, type LeaseOwner } from '../../../health/core/leases'
+import type { Db } from '#db/client'
+import { acquireLease, heartbeatLease, releaseLease, type LeaseOwner } from '#layers/health/core/leases'
 
 export const messageLeaseName = (messageId: number) => `atlas-spawn:message:${messageId}`
 export const globalSlotName = (n: number) => `atlas-spawn:slot:${n}`

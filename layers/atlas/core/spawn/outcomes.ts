@@ -3,9 +3,9 @@
 // routed agent, the failed spawn (reason, salvaged checkpoint, the team told), the abandoned
 // one (the worker stopped), the escalation; a failure or an escalation leaves a scar.
 import { and, eq, sql } from 'drizzle-orm'
-import type { Tx } from '../../../../db/client'
-import { atlasReplyDrafts } from '../../../../db/schema/atlas'
-import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
+import type { Tx } from '#db/client'
+import { atlasReplyDrafts } from '#db/schema/atlas'
+import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { recordAtlasAudit } from '../audit'
 import { clip } from '../text'
 import type { SpawnConfig } from './config'

@@ -3,7 +3,7 @@
 // in its environment and by walking the parent links in /proc. TERM, then KILL after a grace.
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { isProcessAlive } from '../../../../db/process'
+import { isProcessAlive } from '#db/process'
 
 /** The environment variable every process of a spawn carries (set by the wrapper). */
 export const SPAWN_MARKER = 'SYNEDRE_SPAWN_ID'

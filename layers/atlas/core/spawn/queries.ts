@@ -1,9 +1,9 @@
 // What the hub reads of the spawn engine: whether it is switched off, its queue and slots,
 // the spawns of a message (with their last event and how long ago), and event pages.
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { atlasSpawnEvents, atlasSpawnLessons, atlasSpawns, type AtlasSpawn } from '../../../../db/schema/atlas-spawn'
-import { learnLessons } from '../../../../db/schema/learn'
+import type { Db } from '#db/client'
+import { atlasSpawnEvents, atlasSpawnLessons, atlasSpawns, type AtlasSpawn } from '#db/schema/atlas-spawn'
+import { learnLessons } from '#db/schema/learn'
 import { SANDBOX_MODES, SPAWN_QUEUE, spawnDisabled } from './config'
 
 /** A running spawn with no event for this long is shown as possibly hung. */

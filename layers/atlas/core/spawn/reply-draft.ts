@@ -3,12 +3,12 @@
 // atlas_reply_drafts for a human to edit, copy or send themselves. The AI never sends it:
 // a human marks it sent, and that is audited with who did (hub_audit).
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { Db, Tx } from '../../../../db/client'
-import { recordAudit } from '../../../../db/audit'
-import { atlasInbox, atlasMessages, atlasReplyDrafts, type AtlasReplyDraft } from '../../../../db/schema/atlas'
-import { atlasSpawns } from '../../../../db/schema/atlas-spawn'
-import { clients } from '../../../../db/schema/clients'
-import type { AiFacade } from '../../../ai/core/facade'
+import type { Db, Tx } from '#db/client'
+import { recordAudit } from '#db/audit'
+import { atlasInbox, atlasMessages, atlasReplyDrafts, type AtlasReplyDraft } from '#db/schema/atlas'
+import { atlasSpawns } from '#db/schema/atlas-spawn'
+import { clients } from '#db/schema/clients'
+import type { AiFacade } from '#layers/ai/core/facade'
 import { clip } from '../text'
 import { REPLY_SENTENCES, replySentences } from './reply-style'
 

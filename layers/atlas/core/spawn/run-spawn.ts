@@ -5,7 +5,7 @@
 //   chantier → deploy-qa.ts; a killed or failed agent → outcomes.ts (failSpawn).
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { routeAgent } from '../../../agents/core/routing'
+import { routeAgent } from '#layers/agents/core/routing'
 import { recordAtlasAudit } from '../audit'
 import { jobExpirySeconds } from './config'
 import { startPresence } from './agent-presence'

@@ -7,15 +7,15 @@
 // agent, the domain, the token count and budget on the row, the injected lessons in
 // atlas_spawn_lessons, and those lessons' recall counters moved.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { atlasSpawnLessons, atlasSpawns } from '../../../../db/schema/atlas-spawn'
-import { formatBriefing, type Briefing } from '../../../agents/core/briefing'
-import { lessonRecallFrom, tenantMissionBriefFrom, userCoreFrom } from '../../../agents/core/memory-adapters'
-import { routeAgent, type RoutedAgent } from '../../../agents/core/routing'
-import { countRecalls } from '../../../memory/core/recall/counters'
-import { readReflexIndex } from '../../../memory/core/reflex'
-import type { Embedder } from '../../../memory/core/vectors/embedder'
-import { taskMissionBrief } from '../../../worksites/core/projects'
+import type { Db } from '#db/client'
+import { atlasSpawnLessons, atlasSpawns } from '#db/schema/atlas-spawn'
+import { formatBriefing, type Briefing } from '#layers/agents/core/briefing'
+import { lessonRecallFrom, tenantMissionBriefFrom, userCoreFrom } from '#layers/agents/core/memory-adapters'
+import { routeAgent, type RoutedAgent } from '#layers/agents/core/routing'
+import { countRecalls } from '#layers/memory/core/recall/counters'
+import { readReflexIndex } from '#layers/memory/core/reflex'
+import type { Embedder } from '#layers/memory/core/vectors/embedder'
+import { taskMissionBrief } from '#layers/worksites/core/projects'
 
 /**
  * The classifier's intents are the registry's prompt domains for the work they lead to

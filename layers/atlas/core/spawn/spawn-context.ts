@@ -1,10 +1,10 @@
 // A spawn's context (its row, message, classification, tenant, previous attempt, routed
 // agent) and the two writes every step of the run makes: the inbox status and the spawn row.
 import { eq, sql } from 'drizzle-orm'
-import type { Db, Tx } from '../../../../db/client'
-import { atlasInbox, atlasMessages } from '../../../../db/schema/atlas'
-import { atlasSpawns, type AtlasSpawn } from '../../../../db/schema/atlas-spawn'
-import { clients } from '../../../../db/schema/clients'
+import type { Db, Tx } from '#db/client'
+import { atlasInbox, atlasMessages } from '#db/schema/atlas'
+import { atlasSpawns, type AtlasSpawn } from '#db/schema/atlas-spawn'
+import { clients } from '#db/schema/clients'
 import type { InboxStatus } from '../vocabulary'
 import type { MessageRef } from './notify'
 import type { PromptTenant } from './prompts'

@@ -4,7 +4,7 @@
 // agent, the tenant, tags, the spawn it came from — through the memory's recordLesson:
 // re-indexed at once, its importance scored in the background. Book-keeping: a failure here
 // is logged, never allowed to change the spawn's outcome.
-import { recordLesson, type LessonKind } from '../../../memory/core/lessons'
+import { recordLesson, type LessonKind } from '#layers/memory/core/lessons'
 import { clip } from '../text'
 import { normaliseUntrusted } from '../untrusted'
 import { formatQaError, type QaError } from './prompts'

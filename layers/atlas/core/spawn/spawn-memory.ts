@@ -1,10 +1,10 @@
 // The memory's collaborators of a spawn worker: the embedder (briefing recall, immediate
 // re-indexing of lessons) and the importance scorer, both on the AI facade built from the
 // worker's environment unless the caller gave its own (tests, the bench). Built once per worker.
-import { createAiFacade } from '../../../ai/core/facade'
-import { importanceScorer } from '../../../memory/core/lesson-importance'
-import type { ImportanceScorer } from '../../../memory/core/lessons'
-import { facadeEmbedder, type Embedder } from '../../../memory/core/vectors/embedder'
+import { createAiFacade } from '#layers/ai/core/facade'
+import { importanceScorer } from '#layers/memory/core/lesson-importance'
+import type { ImportanceScorer } from '#layers/memory/core/lessons'
+import { facadeEmbedder, type Embedder } from '#layers/memory/core/vectors/embedder'
 import type { WorkerDeps } from './worker-deps'
 
 export interface SpawnMemory {

@@ -1,8 +1,8 @@
 // What the spawn worker is given (its dependencies) and what a spawn's run hands back.
 import type { Browser } from 'playwright-core'
-import type { Db } from '../../../../db/client'
-import type { ImportanceScorer } from '../../../memory/core/lessons'
-import type { Embedder } from '../../../memory/core/vectors/embedder'
+import type { Db } from '#db/client'
+import type { ImportanceScorer } from '#layers/memory/core/lessons'
+import type { Embedder } from '#layers/memory/core/vectors/embedder'
 import type { SpawnConfig } from './config'
 import type { OnSpawnFinished } from './hooks'
 import type { TeamMail } from './notify'

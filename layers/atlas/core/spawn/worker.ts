@@ -4,8 +4,8 @@
 // the agent), deploy-qa.ts (a chantier's deploy, QA, re-spawns), outcomes.ts (failure,
 // escalation, the registry's counters), spawn-lessons.ts (every outcome a lesson).
 import { randomUUID } from 'node:crypto'
-import type { LeaseOwner } from '../../../health/core/leases'
-import { registerWorker, type WorkerPresence } from '../../../health/core/workers'
+import type { LeaseOwner } from '#layers/health/core/leases'
+import { registerWorker, type WorkerPresence } from '#layers/health/core/workers'
 import { processSpawnJob } from './job'
 import { isConnectionError, reasonOf } from './events'
 import { acquireSlot, globalSlotName, hostSlotName, releaseAll, type HeldLease } from './leases'

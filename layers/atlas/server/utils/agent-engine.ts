@@ -1,7 +1,7 @@
-import type { EngineDeps } from '../../../agents/core/engine/loop'
-import type { SkillRouterPort } from '../../../agents/core/engine/skills'
-import { skillRouterPort } from '../../../skills/core/port'
-import { routerSettings } from '../../../skills/core/settings'
+import type { EngineDeps } from '#layers/agents/core/engine/loop'
+import type { SkillRouterPort } from '#layers/agents/core/engine/skills'
+import { skillRouterPort } from '#layers/skills/core/port'
+import { routerSettings } from '#layers/skills/core/settings'
 import { customAgentEngine } from '../../core/custom-agent-engine'
 
 let skillRouter: SkillRouterPort | undefined

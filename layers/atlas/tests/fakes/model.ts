@@ -1,10 +1,10 @@
 // The scripted loopback model for the classifier: the AI helpers' Mistral fake (real
 // chat-completions request and response shapes) answering what each test scripts, and the
 // environment that points the facade at it and nowhere else.
-import type { Db } from '../../../../db/client'
-import { createAiFacade, type AiFacade } from '../../../ai/core/facade'
-import { openAiStyle } from '../../../ai/tests/fakes/providers'
-import { startFakeServer, type FakeServer, type RecordedRequest } from '../../../ai/tests/fakes/server'
+import type { Db } from '#db/client'
+import { createAiFacade, type AiFacade } from '#layers/ai/core/facade'
+import { openAiStyle } from '#layers/ai/tests/fakes/providers'
+import { startFakeServer, type FakeServer, type RecordedRequest } from '#layers/ai/tests/fakes/server'
 
 export const MODEL_KEY = 'atlas-test-mistral-key'
 

@@ -5,19 +5,19 @@
 // without stopping the record's creation.
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { learnLessons } from '../../../../db/schema/learn'
-import { hubAudit } from '../../../../db/schema/hub'
-import { workChantiers, workRecalls } from '../../../../db/schema/work'
-import { CHANTIER_CONFIRMED_ACTION, confirmChantier } from '../../../worksites/core/confirm'
-import { reindexScar } from '../../../memory/core/vectors/reindex-scar'
-import { offlineEmbedder, rateLimited } from '../../../memory/tests/fixtures/embedders'
-import { recallForRecord } from '../../../worksites/core/pre-creation-recall'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { learnLessons } from '#db/schema/learn'
+import { hubAudit } from '#db/schema/hub'
+import { workChantiers, workRecalls } from '#db/schema/work'
+import { CHANTIER_CONFIRMED_ACTION, confirmChantier } from '#layers/worksites/core/confirm'
+import { reindexScar } from '#layers/memory/core/vectors/reindex-scar'
+import { offlineEmbedder, rateLimited } from '#layers/memory/tests/fixtures/embedders'
+import { recallForRecord } from '#layers/worksites/core/pre-creation-recall'
 import { getMessageDetail } from '../../core/queries'
 import { json, startScriptedModel, type ScriptedModel } from '../fakes/model'
 import { deliver, inboxOf, testConfig } from '../fakes/pipeline'
 import { compose } from '../fixtures/mail'
-import type { Embedder } from '../../../memory/core/vectors/embedder'
+import type { Embedder } from '#layers/memory/core/vectors/embedder'
 
 describeOnBothDatabases('Recall before creation', (database) => {
   let model: ScriptedModel

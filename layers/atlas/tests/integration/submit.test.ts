@@ -2,13 +2,13 @@
 // pipeline of mailbox mail, on both databases: stored under the `hub` mailbox, scanned by the
 // antivirus, classified by the offline provider, the person recorded as the actor.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { createAiFacade } from '../../../ai/core/facade'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { createAiFacade } from '#layers/ai/core/facade'
 import { composeMessage, HUB_MAILBOX, submitMessage } from '../../core/submit'
 import { auditOf, testConfig } from '../fakes/pipeline'
 import { eicar, TEST_SIGNATURE, writeEicarDatabase } from '../fakes/clamav'
 import { compose, uniqueId } from '../fixtures/mail'
-import { atlasMessages } from '../../../../db/schema/atlas'
+import { atlasMessages } from '#db/schema/atlas'
 import { eq } from 'drizzle-orm'
 import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,7 +1,7 @@
 // The one admission rule (core/admission.ts), case by case: who may start an agent
 // automatically, and why every other message waits for an operator.
 import { describe, expect, it } from 'vitest'
-import type { SenderAuth } from '../../../../db/schema/atlas'
+import type { SenderAuth } from '#db/schema/atlas'
 import { decideAdmission, senderStanding } from '../../core/admission'
 import type { TenantMatch } from '../../core/tenants'
 

@@ -2,7 +2,7 @@
 // rewritten by the model (AI facade, routing key docs_regeneration) against the code tree's
 // current files and symbols. Bounded: at most `max` chapters, and no chapter is started once
 // `budgetMs` has elapsed (the running one is aborted at the budget's end).
-import type { AiFacade } from '../../../ai/core/facade'
+import type { AiFacade } from '#layers/ai/core/facade'
 import type { CodeTree } from './references'
 
 export const DEEP_FEATURE = 'docs_regeneration'

@@ -6,9 +6,9 @@
 // Loop exit: 3 when a step crashed, else 2 when health is critical, else 1 when drift remains.
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import type { Db } from '../../../../db/client'
-import type { MaintNightStep } from '../../../../db/schema/health'
-import type { AiFacade } from '../../../ai/core/facade'
+import type { Db } from '#db/client'
+import type { MaintNightStep } from '#db/schema/health'
+import type { AiFacade } from '#layers/ai/core/facade'
 import { inspect, measureCoverage, type Chapter, type Inspection } from './drift'
 import { regenerate, type DeepTarget } from './deep'
 import { checkProposal } from './gates'

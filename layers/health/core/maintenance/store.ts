@@ -1,8 +1,8 @@
 // What the loop writes to the maint_* tables: each inspection with its drifting chapters, the
 // coverage measure, and the morning report (one row per night, replaced by a second run).
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { maintCoverage, maintDriftChapters, maintInspections, maintNights, type MaintNightStep } from '../../../../db/schema/health'
+import type { Db } from '#db/client'
+import { maintCoverage, maintDriftChapters, maintInspections, maintNights, type MaintNightStep } from '#db/schema/health'
 import type { Coverage, Inspection } from './drift'
 
 export async function saveInspection(db: Db, night: string, phase: 'initial' | 'reinspection', inspection: Inspection): Promise<void> {

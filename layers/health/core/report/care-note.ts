@@ -1,8 +1,8 @@
 // Nightingale's care note: the health guardian reads the five vital signs and writes at most
 // three sentences in English, through the AI facade (routing key health_care_note). A model
 // that is down, or the offline stand-in answering, leaves the note empty: the report goes on.
-import type { AiFacade } from '../../../ai/core/facade'
-import type { HealthDimension, HealthStatus } from '../../../../db/schema/health'
+import type { AiFacade } from '#layers/ai/core/facade'
+import type { HealthDimension, HealthStatus } from '#db/schema/health'
 
 export const CARE_NOTE_FEATURE = 'health_care_note'
 export const CARE_NOTE_MAX_SENTENCES = 3

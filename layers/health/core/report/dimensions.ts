@@ -11,8 +11,8 @@
 //                    failed, or switched off with no person recorded as having done it.
 // A dimension whose producer has not run yet is `unknown` with a sentence saying so — never green.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import type { HealthDimension, HealthStatus } from '../../../../db/schema/health'
+import type { Db } from '#db/client'
+import type { HealthDimension, HealthStatus } from '#db/schema/health'
 
 const DAY_MS = 86_400_000
 export const LEARNING_WARNING_DAYS = 1

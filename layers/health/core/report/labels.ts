@@ -1,5 +1,5 @@
 // The words and colours the health page shows for dimensions and statuses.
-import type { HealthDimensionKey, HealthStatus } from '../../../../db/schema/health'
+import type { HealthDimensionKey, HealthStatus } from '#db/schema/health'
 
 export const DIMENSION_LABELS: Record<HealthDimensionKey, string> = {
   proprioception: 'Proprioception',

@@ -1,8 +1,8 @@
 // The latest night's project proactivity classifications (learn_project_threads), for the
 // health page: what each watched project's mail thread needs, action_required first.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import type { ProactivityVerdict } from '../../../../db/schema/proactivity'
+import type { Db } from '#db/client'
+import type { ProactivityVerdict } from '#db/schema/proactivity'
 
 export interface ProactivityView {
   projectId: string

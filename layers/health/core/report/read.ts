@@ -1,8 +1,8 @@
 // What /hub/health reads: the health snapshots (latest and history), the morning reports of
 // the nights, the memory metrics series.
 import { desc, gte } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { healthReports, maintNights, memMetrics, type HealthDimension, type HealthStatus, type MaintNightStep } from '../../../../db/schema/health'
+import type { Db } from '#db/client'
+import { healthReports, maintNights, memMetrics, type HealthDimension, type HealthStatus, type MaintNightStep } from '#db/schema/health'
 
 export interface HealthReportView {
   date: string

@@ -3,9 +3,9 @@
 // Overall: critical if any dimension is, else warning if any is warning or unknown (a dimension
 // nobody measured is not nominal), else ok. Exit code 0 nominal / 1 warning / 2 critical.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { healthReports, type HealthDimension, type HealthStatus } from '../../../../db/schema/health'
-import type { AiFacade } from '../../../ai/core/facade'
+import type { Db } from '#db/client'
+import { healthReports, type HealthDimension, type HealthStatus } from '#db/schema/health'
+import type { AiFacade } from '#layers/ai/core/facade'
 import { writeCareNote } from './care-note'
 import { measureDimensions } from './dimensions'
 

@@ -4,8 +4,8 @@
 // (created if missing). Reading and pushing are separate so the automate can tell them apart.
 import postgres from 'postgres'
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import type { HealthDimension, HealthStatus } from '../../../../db/schema/health'
+import type { Db } from '#db/client'
+import type { HealthDimension, HealthStatus } from '#db/schema/health'
 import { createSanitizer, sanitizeDeep } from './sanitize'
 
 export const SNAPSHOT_TABLE = 'synedre_health_snapshots'

@@ -4,12 +4,12 @@
 // exit code produced by a case: 0 pushed, 1 read error, 2 push error; --dry-run pushes nothing.
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { createTestDatabase, describeOnBothDatabases, type TestDatabase } from '../../../../tests/helpers/databases'
-import { runTs } from '../../../../tests/helpers/processes'
-import { everyTableDigest } from '../../../../tests/helpers/table-digest'
-import type { Db } from '../../../../db/client'
-import { clients } from '../../../../db/schema/clients'
-import { healthReports } from '../../../../db/schema/health'
+import { createTestDatabase, describeOnBothDatabases, type TestDatabase } from '#tests/helpers/databases'
+import { runTs } from '#tests/helpers/processes'
+import { everyTableDigest } from '#tests/helpers/table-digest'
+import type { Db } from '#db/client'
+import { clients } from '#db/schema/clients'
+import { healthReports } from '#db/schema/health'
 import { SNAPSHOT_TABLE } from '../../core/snapshot/snapshot'
 import { clearNight, plantInspection } from '../fixtures/night'
 

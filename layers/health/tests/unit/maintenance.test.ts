@@ -2,7 +2,7 @@
 // repair (by basename, by unique symbol, flagged otherwise), the publishing gates, the bound
 // on deep regeneration and the unwrapping of the model's answer.
 import { describe, expect, it } from 'vitest'
-import type { AiFacade } from '../../../ai/core/facade'
+import type { AiFacade } from '#layers/ai/core/facade'
 import { inspectChapter, measureCoverage } from '../../core/maintenance/drift'
 import { regenerate, unwrapChapter } from '../../core/maintenance/deep'
 import { checkProposal, leakReasons, styleReasons } from '../../core/maintenance/gates'

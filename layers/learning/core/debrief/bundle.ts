@@ -3,7 +3,7 @@
 // tasks with their events truncated, and the scars linked to them. Every part is capped and
 // the rendered whole too, so that the model's input stays within its limits.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 
 /** The rendered bundle never exceeds this many characters (≈ 15k tokens). */
 export const BUNDLE_MAX_CHARS = 60_000

@@ -1,9 +1,9 @@
 // The post-project debrief (issue 18 Deliver 5, seed §4.4): the project's audit bundle, the
 // ROI guard, the model, and the lesson note written into the vault INBOX as a draft. The
 // note never goes further by itself: a person promotes it from the hub (memory's promote).
-import type { Db } from '../../../../db/client'
-import { writeInboxNote } from '../../../memory/core/vault/inbox'
-import { VaultPathError } from '../../../memory/core/vault/paths'
+import type { Db } from '#db/client'
+import { writeInboxNote } from '#layers/memory/core/vault/inbox'
+import { VaultPathError } from '#layers/memory/core/vault/paths'
 import { buildBundle, DebriefError, findProject, renderBundle, type DebriefBundle } from './bundle'
 import { writeDebrief, type DebriefModelDeps } from './model'
 import { DEBRIEF_SYSTEM, debriefPrompt } from './prompt'

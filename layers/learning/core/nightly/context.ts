@@ -1,7 +1,7 @@
 // What every nightly consolidation feature receives (dependencies passed in, no Nuxt) and
 // what it hands back: counts and ids of what it did, or would do in a dry-run.
-import type { Db } from '../../../../db/client'
-import type { AiFacade } from '../../../ai/core/facade'
+import type { Db } from '#db/client'
+import type { AiFacade } from '#layers/ai/core/facade'
 
 export interface NightlyContext {
   db: Db

@@ -2,7 +2,7 @@
 // the same agent's average over the 7 days before; above +20 % an alert is raised (ops_alerts,
 // one per agent, which the health page shows) and the morning mail carries it.
 import { sql } from 'drizzle-orm'
-import { opsAlerts } from '../../../../db/schema/ops'
+import { opsAlerts } from '#db/schema/ops'
 import { daysBefore, yesterday, type NightlyFeature } from './context'
 
 export const COST_ALERT_KIND = 'ai_cost_spike'

@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { and, eq, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { learnNightlyMarks } from '../../../../db/schema/learn'
-import { writeInboxNote } from '../../../memory/core/vault/inbox'
+import { learnNightlyMarks } from '#db/schema/learn'
+import { writeInboxNote } from '#layers/memory/core/vault/inbox'
 import type { NightlyFeature } from './context'
 
 /** Where the rules are read when NIGHTLY_DIVERGENCE_RULES does not say. */

@@ -2,8 +2,8 @@
 // archived (archived_at set, nothing deleted), at most 200 a night; recall leaves archived
 // scars out (recall/arms.ts). Reversible: unarchiveLesson, reached from the hub.
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { learnLessons } from '../../../../db/schema/learn'
+import type { Db } from '#db/client'
+import { learnLessons } from '#db/schema/learn'
 import { daysBefore, type NightlyFeature } from './context'
 
 export const FORGET_AFTER_DAYS = 180

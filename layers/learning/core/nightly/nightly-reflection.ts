@@ -7,9 +7,9 @@
 // and rendered line by line, so a scar cannot change the draft's shape.
 import { z } from 'zod'
 import { and, eq, sql } from 'drizzle-orm'
-import { learnNightlyMarks } from '../../../../db/schema/learn'
-import { untrustedBlock, untrustedLine, untrustedMarkers } from '../../../atlas/core/untrusted'
-import { writeInboxNote } from '../../../memory/core/vault/inbox'
+import { learnNightlyMarks } from '#db/schema/learn'
+import { untrustedBlock, untrustedLine, untrustedMarkers } from '#layers/atlas/core/untrusted'
+import { writeInboxNote } from '#layers/memory/core/vault/inbox'
 import { createScrubber } from '../scrub'
 import { daysBefore, type NightlyContext, type NightlyFeature } from './context'
 

@@ -6,7 +6,7 @@
 // updates it). The verdicts other than still_relevant go into the morning mail for an
 // operator's decision; the project itself is never archived here.
 import { sql } from 'drizzle-orm'
-import { learnObsolescenceLog, type ObsolescenceVerdict } from '../../../../db/schema/learn'
+import { learnObsolescenceLog, type ObsolescenceVerdict } from '#db/schema/learn'
 import type { NightlyFeature } from './context'
 
 export const OBSOLESCENCE_DAYS_DEFAULT = 60

@@ -10,9 +10,9 @@
 // perimeter, key checks, family, prompt domains, auto-spawn) 2, the rest 1. The long Markdown
 // profile is left out: the seed rebuilds it from the other columns.
 import { sql } from 'drizzle-orm'
-import { agents } from '../../../../db/schema/agents'
-import { learnPersonaDrift } from '../../../../db/schema/learn'
-import { ROSTER, rosterRow } from '../../../agents/core/roster/index'
+import { agents } from '#db/schema/agents'
+import { learnPersonaDrift } from '#db/schema/learn'
+import { ROSTER, rosterRow } from '#layers/agents/core/roster/index'
 import type { NightlyFeature } from './context'
 
 type Reference = ReturnType<typeof rosterRow>

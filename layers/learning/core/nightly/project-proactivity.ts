@@ -9,9 +9,9 @@
 // the others go on. A dry-run links and counts, and calls no model.
 import { z } from 'zod'
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import { clients } from '../../../../db/schema/clients'
-import { learnProjectThreads, PROACTIVITY_VERDICTS } from '../../../../db/schema/proactivity'
-import { untrustedBlock, untrustedLine, untrustedMarkers } from '../../../atlas/core/untrusted'
+import { clients } from '#db/schema/clients'
+import { learnProjectThreads, PROACTIVITY_VERDICTS } from '#db/schema/proactivity'
+import { untrustedBlock, untrustedLine, untrustedMarkers } from '#layers/atlas/core/untrusted'
 import { daysBefore, type NightlyContext, type NightlyFeature } from './context'
 import { linkThreads, normaliseSubject, type MailThread, type SentReply, type ThreadMail } from './mail-thread'
 

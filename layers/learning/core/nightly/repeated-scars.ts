@@ -4,11 +4,11 @@
 // scar) is kept in learn_nightly_marks, so a second night does not draft it again. Nothing is
 // promoted: the draft waits for a person.
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { learnLessons, learnNightlyMarks } from '../../../../db/schema/learn'
-import { scanSettingsFor } from '../../../memory/core/recall/arms'
-import { halfPrecisionIndex, indexDimensions } from '../../../memory/core/vectors/dimensions'
-import { writeInboxNote } from '../../../memory/core/vault/inbox'
+import type { Db } from '#db/client'
+import { learnLessons, learnNightlyMarks } from '#db/schema/learn'
+import { scanSettingsFor } from '#layers/memory/core/recall/arms'
+import { halfPrecisionIndex, indexDimensions } from '#layers/memory/core/vectors/dimensions'
+import { writeInboxNote } from '#layers/memory/core/vault/inbox'
 import { daysBefore, type NightlyFeature } from './context'
 
 export const REPEATED_SCARS_KEY = 'nightly_repeated_scars'

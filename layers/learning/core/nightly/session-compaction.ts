@@ -4,8 +4,8 @@
 // A dry-run counts the transcripts and calls no model.
 import { z } from 'zod'
 import { asc, inArray, sql } from 'drizzle-orm'
-import { atlasSpawnEventsBase } from '../../../../db/schema/atlas-spawn'
-import { writeInboxNote } from '../../../memory/core/vault/inbox'
+import { atlasSpawnEventsBase } from '#db/schema/atlas-spawn'
+import { writeInboxNote } from '#layers/memory/core/vault/inbox'
 import { createScrubber } from '../scrub'
 import { clip, eventText } from '../debrief/bundle'
 import { daysBefore, type NightlyFeature } from './context'

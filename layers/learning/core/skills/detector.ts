@@ -5,9 +5,9 @@
 // `pending` proposals with their evidence. Nothing here touches the skills registry.
 import { sql } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '../../../../db/client'
-import type { AiFacade } from '../../../ai/core/facade'
-import type { SkillProposalEvidence } from '../../../../db/schema/learn-skills'
+import type { Db } from '#db/client'
+import type { AiFacade } from '#layers/ai/core/facade'
+import type { SkillProposalEvidence } from '#db/schema/learn-skills'
 import { clip, eventText } from '../debrief/bundle'
 
 export const DETECTOR_FEATURE = 'learning_skill_detector'

@@ -3,7 +3,7 @@
 // hour. The cool-down lives in ops_alerts (one row, its notified_at), so that it holds
 // across processes and the health page shows the alert.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import { proposalStats, type ProposalStats } from './proposals'
 
 export const MONITOR_DEFAULT_THRESHOLD = 5

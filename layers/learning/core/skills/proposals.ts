@@ -2,9 +2,9 @@
 // decision. Promotion is the only path into the skills registry: it writes the skills row
 // and records who decided, when and why, in one transaction; a proposal is decided once.
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { learnSkillProposals, SKILL_PROPOSAL_STATUSES, type LearnSkillProposal, type SkillProposalStatus } from '../../../../db/schema/learn-skills'
-import { skillEnablements, skillVersions, skills, type Skill } from '../../../../db/schema/skills'
+import type { Db } from '#db/client'
+import { learnSkillProposals, SKILL_PROPOSAL_STATUSES, type LearnSkillProposal, type SkillProposalStatus } from '#db/schema/learn-skills'
+import { skillEnablements, skillVersions, skills, type Skill } from '#db/schema/skills'
 
 export { SKILL_PROPOSAL_STATUSES }
 

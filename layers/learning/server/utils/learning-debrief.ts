@@ -1,5 +1,5 @@
-import { spawnProcess } from '../../../ai/core/clients/process-runner'
-import { insertLedgerRows } from '../../../ai/core/ledger'
+import { spawnProcess } from '#layers/ai/core/clients/process-runner'
+import { insertLedgerRows } from '#layers/ai/core/ledger'
 import { DebriefError } from '../../core/debrief/bundle'
 import { SKILL_PROPOSAL_ERROR_STATUS, SkillProposalError } from '../../core/skills/proposals'
 import { UnarchiveError } from '../../core/nightly/forgetting-curve'

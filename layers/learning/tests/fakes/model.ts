@@ -1,10 +1,10 @@
 // The scripted loopback model of the learning automates: the AI helpers' Mistral fake (real
 // chat-completions shapes) answering what each test scripts — a JSON object, invalid JSON,
 // an HTTP failure — and the environment that points the facade at it and nowhere else.
-import type { Db } from '../../../../db/client'
-import { createAiFacade, type AiFacade } from '../../../ai/core/facade'
-import { openAiStyle } from '../../../ai/tests/fakes/providers'
-import { startFakeServer, type FakeAnswer, type FakeServer, type RecordedRequest } from '../../../ai/tests/fakes/server'
+import type { Db } from '#db/client'
+import { createAiFacade, type AiFacade } from '#layers/ai/core/facade'
+import { openAiStyle } from '#layers/ai/tests/fakes/providers'
+import { startFakeServer, type FakeAnswer, type FakeServer, type RecordedRequest } from '#layers/ai/tests/fakes/server'
 
 export const MODEL_KEY = 'learning-test-mistral-key'
 

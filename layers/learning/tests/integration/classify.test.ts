@@ -4,8 +4,8 @@
 // while the run goes on, a model that is down, --dry-run and --limit, and the scrubbing.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { learnLessons } from '../../../../db/schema/learn'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { learnLessons } from '#db/schema/learn'
 import { CLASSIFY_MAX_ATTEMPTS, parseClassification, runClassifier } from '../../core/classify'
 import { startScriptedModel, type ScriptedModel } from '../fakes/model'
 import { CONTACT, clearLessons, lesson, seedWorld } from '../fixtures/world'

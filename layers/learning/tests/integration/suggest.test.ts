@@ -4,8 +4,8 @@
 // answer, an unknown destination and a model that is down leave the lesson for the next run.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { learnSuggestions } from '../../../../db/schema/learn'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { learnSuggestions } from '#db/schema/learn'
 import { callDelayMs, parseSuggestion, runSuggestions, SUGGEST_DELAY_MS, SuggestionAnswerError } from '../../core/suggest'
 import { startScriptedModel, type ScriptedModel } from '../fakes/model'
 import { CONTACT, clearLessons, lesson, seedWorld } from '../fixtures/world'

@@ -3,7 +3,7 @@
 // problem instead (exit 2, "corpus not present"). An expected identifier is present when
 // some chunk's "type:id" or "type:title" contains it (the metrics' own matching rule).
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import type { GoldenSet } from './golden'
 
 /** Below this share of expected sources present, the corpus is taken as absent. */

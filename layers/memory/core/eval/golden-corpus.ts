@@ -4,11 +4,11 @@
 // and two folders; the note indexer and the vector sync then index it as in production.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { Db } from '../../../../db/client'
-import { agents, agentsReactIterations } from '../../../../db/schema/agents'
-import { atlasMessages } from '../../../../db/schema/atlas'
-import { learnDoctrines, learnDrills, learnLessons, learnProcedures, type LearnLessonKind } from '../../../../db/schema/learn'
-import { workChantiers } from '../../../../db/schema/work'
+import type { Db } from '#db/client'
+import { agents, agentsReactIterations } from '#db/schema/agents'
+import { atlasMessages } from '#db/schema/atlas'
+import { learnDoctrines, learnDrills, learnLessons, learnProcedures, type LearnLessonKind } from '#db/schema/learn'
+import { workChantiers } from '#db/schema/work'
 import { REFLEX_INDEX_FILE } from '../reflex'
 
 interface Lesson { kind: LearnLessonKind, title: string, description: string, checkAdded: string, importance: number, tags: string[], agent?: string, ageDays: number }

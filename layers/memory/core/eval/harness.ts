@@ -1,7 +1,7 @@
 // The evaluation harness: runs every golden query through the recall engine in read-only
 // mode (no recall counter moves), with the query embeddings computed in batches (the facade
 // throttles and backs off between embedding requests), and computes the metrics.
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import { recall } from '../recall/engine'
 import type { RecallMode } from '../recall/types'
 import type { Embedder } from '../vectors/embedder'

@@ -3,9 +3,9 @@
 // dead links and orphans, with the lessons, the embeddings and the recalls counted — and the
 // thresholds that raise an ops_alerts row (resolved again when the measure is back under).
 import { and, eq, isNull, lt, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { memMetrics } from '../../../../db/schema/health'
-import { opsAlerts } from '../../../../db/schema/ops'
+import type { Db } from '#db/client'
+import { memMetrics } from '#db/schema/health'
+import { opsAlerts } from '#db/schema/ops'
 import { scanCurrentMemory } from './scan'
 
 export const METRICS_RETENTION_DAYS = 90

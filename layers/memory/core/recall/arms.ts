@@ -7,7 +7,7 @@
 // common to tell chunks apart (see lexicalQuery). Both honour the scope, the agent filter,
 // and leave out lessons archived by the forgetting curve.
 import { sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import type { SourceType } from '../sources'
 import { SOURCE_TYPES } from '../sources'
 import type { Candidate } from './types'

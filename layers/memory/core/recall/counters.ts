@@ -2,8 +2,8 @@
 // archiving only purges scars never recalled. Never blocks or fails a response: the caller
 // does not wait for it, and an error is logged, not thrown.
 import { inArray, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { learnLessons } from '../../../../db/schema/learn'
+import type { Db } from '#db/client'
+import { learnLessons } from '#db/schema/learn'
 
 export async function countRecalls(db: Db, lessonIds: number[], log: (line: string) => void): Promise<number> {
   if (lessonIds.length === 0) return 0

@@ -4,8 +4,8 @@
 // scars served, updated in the background; the lexical arm alone when the embedding call
 // fails (a rate limit, an outage).
 import { inArray } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { learnLessons } from '../../../../db/schema/learn'
+import type { Db } from '#db/client'
+import { learnLessons } from '#db/schema/learn'
 import { parseScope, SOURCE_TYPES, sourceLink, type SourceType } from '../sources'
 import { vectorLiteral } from '../vectors/chunk'
 import { dimensionsFor, halfPrecisionIndex } from '../vectors/dimensions'

@@ -4,7 +4,7 @@
 // finds its note without ever drowning an exact match. Identifiers (add-dir) are never
 // expanded: they match exactly or not at all.
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import { wordParts } from './words'
 
 /** Trigram similarity a stem must reach to stand in for a misspelt one: pg_trgm's own default ("colecteru", two wrong letters in "collecteur", keeps 0.4). */

@@ -1,8 +1,8 @@
 // getProfile(slice) → a dictionary; the private dimension only on explicit request (the
 // primary operator), never inside `core`.
 import { asc, eq } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { memUserModel, type MemUserModelRow } from '../../../../db/schema/mem'
+import type { Db } from '#db/client'
+import { memUserModel, type MemUserModelRow } from '#db/schema/mem'
 import { USER_DIMENSIONS, type UserDimension, type UserSlice } from './slices'
 
 export type Profile = Record<string, unknown>

@@ -1,7 +1,7 @@
 // The user model's slices (§4.7): each dimension on its own, and the composite `core` —
 // communication style, cognitive preferences and appointment slots — calibrated for
 // briefing injection (under 1,000 tokens) and never holding the private dimension.
-import { MEM_USER_DIMENSIONS, type MemUserDimension } from '../../../../db/schema/mem'
+import { MEM_USER_DIMENSIONS, type MemUserDimension } from '#db/schema/mem'
 
 export const USER_SLICES = ['core', ...MEM_USER_DIMENSIONS] as const
 export type UserSlice = typeof USER_SLICES[number]

@@ -4,8 +4,8 @@
 // re-indexes everything, `stats` counts without writing.
 import { readFileSync } from 'node:fs'
 import { inArray, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { memNotes } from '../../../../db/schema/mem'
+import type { Db } from '#db/client'
+import { memNotes } from '#db/schema/mem'
 import { NoteParseError, parseNote } from './frontmatter'
 import { ensureVaultLayout, VAULT_SPACES, type VaultSpace } from './layout'
 import { scanVault, type ScannedNote, type VaultProblem } from './scan'

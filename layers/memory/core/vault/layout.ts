@@ -2,7 +2,7 @@
 // automates; the permanent zone only by a human action in the hub (see promote.ts).
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { MEM_VAULT_SPACES, type MemVaultSpace } from '../../../../db/schema/mem'
+import { MEM_VAULT_SPACES, type MemVaultSpace } from '#db/schema/mem'
 
 export { MEM_VAULT_SPACES as VAULT_SPACES, type MemVaultSpace as VaultSpace }
 

@@ -1,8 +1,8 @@
 // Reading the structural index for the hub: notes by sub-space, one note with its
 // frontmatter, its outgoing links resolved to notes, and its backlinks.
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { memNotes, type MemVaultSpace } from '../../../../db/schema/mem'
+import type { Db } from '#db/client'
+import { memNotes, type MemVaultSpace } from '#db/schema/mem'
 import { linkNames, linkTargets } from './links'
 
 export interface NoteSummary {

@@ -2,7 +2,7 @@
 // what the last re-embed (reembed.ts) swapped in. Read once per database handle, and again
 // when a vector of another length comes (another process may have swapped the index since).
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 
 const known = new WeakMap<object, number>()
 const halfPrecision = new WeakMap<object, boolean>()

@@ -1,7 +1,7 @@
 // What the vector sync and the recall engine need from the AI facade: embeddings, and the
 // provider/model the next call will use — known without calling anything, so that a sync
 // with nothing new makes zero embedding calls yet still notices a model change.
-import type { AiFacade } from '../../../ai/core/facade'
+import type { AiFacade } from '#layers/ai/core/facade'
 
 export interface EmbeddingTarget {
   provider: string

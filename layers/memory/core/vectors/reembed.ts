@@ -5,7 +5,7 @@
 // columns are swapped and the HNSW index rebuilt at the new dimension, in the precision it had. Resumable: a run stopped halfway keeps
 // what it embedded. `npm run memory:reembed`.
 import { sql } from 'drizzle-orm'
-import type { Db, Tx } from '../../../../db/client'
+import type { Db, Tx } from '#db/client'
 import { SYNC_BATCH_SIZE as EMBEDDING_BATCH } from './sync'
 import { forgetIndexDimensions, halfPrecisionIndex, indexDimensions } from './dimensions'
 import type { Embedder } from './embedder'

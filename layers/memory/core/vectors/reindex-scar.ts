@@ -3,9 +3,9 @@
 // without waiting for the nightly sync. Never throws for an embedding failure: the lesson
 // then waits for the next sync ('deferred').
 import { eq, inArray, and } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { learnLessons } from '../../../../db/schema/learn'
-import { memEmbeddings } from '../../../../db/schema/mem'
+import type { Db } from '#db/client'
+import { learnLessons } from '#db/schema/learn'
+import { memEmbeddings } from '#db/schema/mem'
 import type { Embedder } from './embedder'
 import { lessonDocument, lessonIndexable, lessonSourceType } from './sources/lessons'
 import { storedFingerprints } from './store'

@@ -1,7 +1,7 @@
 // mem_embeddings: read fingerprints, upsert on (source_type, source_id), delete, purge.
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import type { Db } from '../../../../db/client'
-import { memEmbeddings } from '../../../../db/schema/mem'
+import type { Db } from '#db/client'
+import { memEmbeddings } from '#db/schema/mem'
 import { dimensionsFor } from './dimensions'
 import type { SourceType } from '../sources'
 

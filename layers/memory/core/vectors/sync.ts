@@ -4,7 +4,7 @@
 // (source_type, source_id); documents gone from their source are removed. Options: rebuild
 // (purge, then re-embed everything), a source-type filter, dry-run (nothing written, nothing
 // embedded), a progress line on long runs.
-import type { Db } from '../../../../db/client'
+import type { Db } from '#db/client'
 import { SOURCE_TYPES, type SourceType } from '../sources'
 import { chunkText, fingerprint } from './chunk'
 import type { Embedder, EmbeddingTarget } from './embedder'

@@ -7,12 +7,12 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeEach, expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { runTs } from '../../../../tests/helpers/processes'
-import { everyTableDigest } from '../../../../tests/helpers/table-digest'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { runTs } from '#tests/helpers/processes'
+import { everyTableDigest } from '#tests/helpers/table-digest'
 import { memoryFolders } from '../fixtures/folders'
 import { filesOf, INDEX, plantCurrentMemory, plantVault } from '../fixtures/current-memory'
-import { memNotes } from '../../../../db/schema/mem'
+import { memNotes } from '#db/schema/mem'
 
 const folders = memoryFolders('synedre-hygiene-')
 afterAll(() => folders.remove())

@@ -3,8 +3,8 @@
 // lexical match when the query holds rarer ones (the planner's statistics say which).
 import { beforeAll, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { offlineEmbedding } from '../../../ai/core/offline/embed'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { offlineEmbedding } from '#layers/ai/core/offline/embed'
 import { LEXICAL_MAX_WORD_ROWS, lexicalArm, semanticArm, semanticQuery } from '../../core/recall/arms'
 import { recall } from '../../core/recall/engine'
 import { halfPrecisionIndex } from '../../core/vectors/dimensions'

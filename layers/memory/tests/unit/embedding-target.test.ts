@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createAiFacade } from '../../../ai/core/facade'
+import { createAiFacade } from '#layers/ai/core/facade'
 import { facadeEmbedder } from '../../core/vectors/embedder'
 
 const target = (env: Record<string, string>) => facadeEmbedder(createAiFacade({ env, log: () => {} }), { feature: 'memory_sync' }).target()

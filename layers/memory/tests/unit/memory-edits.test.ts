@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { reflexRefusals } from '../../core/reflex-editor'
 import { lessonTags } from '../../core/lessons-manual'
 import { missionBriefOf } from '../../core/mission-briefs'
-import { recallQuery, RECALL_QUERY_CHARS } from '../../../worksites/core/pre-creation-recall'
+import { recallQuery, RECALL_QUERY_CHARS } from '#layers/worksites/core/pre-creation-recall'
 
 describe('the memory a person edits', () => {
   it('refuses every reflex line over 200 characters by number, counting characters not bytes', () => {

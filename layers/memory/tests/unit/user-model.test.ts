@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { formatForBriefing } from '../../core/user-model/briefing'
 import { coreSlice, sliceOf } from '../../core/user-model/profile'
 import { CORE_TOKEN_BUDGET, estimateTokens, isUserSlice } from '../../core/user-model/slices'
-import type { MemUserModelRow } from '../../../../db/schema/mem'
+import type { MemUserModelRow } from '#db/schema/mem'
 
 const row: MemUserModelRow = {
   subject: 'me',

@@ -4,10 +4,10 @@
 // the promotion of a learning-loop proposal writes version 1.
 import { eq } from 'drizzle-orm'
 import { expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { learnSkillProposals } from '../../../../db/schema/learn-skills'
-import { skillVersions } from '../../../../db/schema/skills'
-import { promoteSkillProposal } from '../../../learning/core/skills/proposals'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { learnSkillProposals } from '#db/schema/learn-skills'
+import { skillVersions } from '#db/schema/skills'
+import { promoteSkillProposal } from '#layers/learning/core/skills/proposals'
 import { BUILT_IN_SKILLS, seedBuiltInSkills } from '../../core/builtins'
 import { createSkill, deleteSkill, enabledSkills, listLibrary, recordSkillRuns, saveSkill, setEnabled, skillView } from '../../core/library'
 

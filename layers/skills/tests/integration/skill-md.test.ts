@@ -4,7 +4,7 @@
 // naming the line; the downloaded copy's fingerprint gives a "newer version" badge once the
 // skill changes.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createTestDatabase, describeOnBothDatabases, type TestDatabase } from '../../../../tests/helpers/databases'
+import { createTestDatabase, describeOnBothDatabases, type TestDatabase } from '#tests/helpers/databases'
 import { exportSkill, importSkill } from '../../core/exchange'
 import { createSkill, listLibrary, saveSkill, skillView } from '../../core/library'
 import { importBundle, parseSkillMd } from '../../core/skill-md'

@@ -3,9 +3,9 @@
 // cancellation and re-activation, reply drafts (discarded ones ignored).
 import { eq } from 'drizzle-orm'
 import { expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../tests/helpers/databases'
-import { atlasMessages, atlasReplyDrafts } from '../../../../db/schema/atlas'
-import { workConseils, workRuns } from '../../../../db/schema/work'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { atlasMessages, atlasReplyDrafts } from '#db/schema/atlas'
+import { workConseils, workRuns } from '#db/schema/work'
 import { cancelRecord, getWorkRecord, latestReplyDraft, materialiseRecord, WORK_KINDS } from '../../core/registries'
 
 let counter = 0

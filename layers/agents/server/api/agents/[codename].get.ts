@@ -1,5 +1,5 @@
-import { CodenameParams } from '../../../core/api'
-import { agentDetail } from '../../../core/registry'
+import { CodenameParams } from '#layers/agents/core/api'
+import { agentDetail } from '#layers/agents/core/registry'
 
 // Any signed-in role: one agent's page — identity, scope, the three tiers with their token
 // counts (French and English), activity, relationships, experience, skills and tools.

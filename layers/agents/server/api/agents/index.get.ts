@@ -1,5 +1,5 @@
-import { AgentsQuery, filtersOf } from '../../../core/api'
-import { listAgents } from '../../../core/registry'
+import { AgentsQuery, filtersOf } from '#layers/agents/core/api'
+import { listAgents } from '#layers/agents/core/registry'
 
 // Any signed-in role: the registry, filtered by family, stored ring, active and prompt
 // domain. With ?domain=… alone it is the routing query: the active agents of that domain.

@@ -1,4 +1,4 @@
-import { ModelChoiceBody, setModelChoice } from '../../../core/engine/models'
+import { ModelChoiceBody, setModelChoice } from '#layers/agents/core/engine/models'
 
 // The signed-in person's model for their agent: one the surface allows, or null for Auto (400 model_not_allowed otherwise).
 export default defineEventHandler(async (event) => {

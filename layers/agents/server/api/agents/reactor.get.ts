@@ -1,5 +1,5 @@
-import { reactorNodes } from '../../../core/registry'
-import { RING_MOTION } from '../../../core/families'
+import { reactorNodes } from '#layers/agents/core/registry'
+import { RING_MOTION } from '#layers/agents/core/families'
 
 // Any signed-in role: the reactor's nodes (every active agent on its family's ring, with its
 // live state from heartbeats) and each ring's motion.

@@ -1,5 +1,5 @@
-import { customToolRegistry } from '../../../core/custom/delegation'
-import { studioPolicyView } from '../../../core/custom/studio-policy'
+import { customToolRegistry } from '#layers/agents/core/custom/delegation'
+import { studioPolicyView } from '#layers/agents/core/custom/studio-policy'
 
 // The studio policy (P3): which tools a custom agent may ever use. Anyone reads it (it explains a run's tools); founders edit it.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { customToolRegistry } from '../../../core/custom/delegation'
-import { saveStudioPolicy, StudioPolicyBody } from '../../../core/custom/studio-policy'
+import { customToolRegistry } from '#layers/agents/core/custom/delegation'
+import { saveStudioPolicy, StudioPolicyBody } from '#layers/agents/core/custom/studio-policy'
 
 // Founders: sets the tools autonomous agents may ever use (null: every tool).
 export default defineEventHandler(async (event) => {

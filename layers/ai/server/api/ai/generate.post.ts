@@ -1,4 +1,4 @@
-import { GenerateBody } from '../../../core/api-schemas'
+import { GenerateBody } from '#layers/ai/core/api-schemas'
 
 // Signed in, operator+ (a write in server/core/access.ts): text generation for hub features.
 export default defineEventHandler(async (event) => {

@@ -1,7 +1,7 @@
 import { desc } from 'drizzle-orm'
 import { z } from 'zod'
-import { atlasCalibrationReports } from '../../../../../db/schema/atlas'
-import { CalibrationInputError, computeCalibration, currentMonth } from '../../../core/calibration'
+import { atlasCalibrationReports } from '#db/schema/atlas'
+import { CalibrationInputError, computeCalibration, currentMonth } from '#layers/atlas/core/calibration'
 
 const Query = z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month: YYYY-MM').optional() })
 

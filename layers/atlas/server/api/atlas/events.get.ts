@@ -1,4 +1,4 @@
-import { inboxVersion } from '../../../core/queries'
+import { inboxVersion } from '#layers/atlas/core/queries'
 
 // Server-sent events for the live inbox: a `version` event whenever anything the inbox shows
 // changed (checked every 2 s), and a comment line as heartbeat.

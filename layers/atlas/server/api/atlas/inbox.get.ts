@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { INBOX_SORTS, listInbox } from '../../../core/queries'
-import { INBOX_STATUSES, INTENTS } from '../../../core/vocabulary'
-import { pagingQuery } from '../../../../../shared/paging'
+import { INBOX_SORTS, listInbox } from '#layers/atlas/core/queries'
+import { INBOX_STATUSES, INTENTS } from '#layers/atlas/core/vocabulary'
+import { pagingQuery } from '#shared/paging'
 
 const Query = z.object({
   status: z.enum(INBOX_STATUSES).optional(),

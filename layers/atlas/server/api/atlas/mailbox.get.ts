@@ -1,4 +1,4 @@
-import { mailboxStatus } from '../../../core/mailbox-status'
+import { mailboxStatus } from '#layers/atlas/core/mailbox-status'
 
 // Any signed-in role: whether a mailbox is configured (never its password) and when it was last polled.
 export default defineEventHandler(async () => {

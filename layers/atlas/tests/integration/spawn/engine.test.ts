@@ -4,22 +4,22 @@
 import { readFileSync } from 'node:fs'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest'
-import { describeOnBothDatabases } from '../../../../../tests/helpers/databases'
-import { aiConsumption } from '../../../../../db/schema/ai'
-import { atlasAudit, atlasInbox, atlasReplyDrafts } from '../../../../../db/schema/atlas'
-import { atlasSpawnEvents, atlasSpawnEventsBase, atlasSpawns } from '../../../../../db/schema/atlas-spawn'
-import { agents, agentsActivity } from '../../../../../db/schema/agents'
-import { hubAudit } from '../../../../../db/schema/hub'
-import { seedAgents } from '../../../../agents/core/seed'
-import { acquireLease, releaseLease } from '../../../../health/core/leases'
-import { recordAtlasAudit } from '../../../core/audit'
-import { MailRefusedError } from '../../../core/mail/mailer'
-import { messageLeaseName } from '../../../core/spawn/leases'
-import { DISABLED_MESSAGE, runOrchestratorCycle } from '../../../core/spawn/orchestrator'
-import { launchChromium, runQa } from '../../../core/spawn/qa'
-import { runSpawnWorker } from '../../../core/spawn/worker'
-import { listSpawns, spawnEngineStatus, spawnEvents } from '../../../core/spawn/queries'
-import { draftReply, markReplySent, ReplyDraftError, updateReplyDraft, writeReplyDraft } from '../../../core/spawn/reply-draft'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { aiConsumption } from '#db/schema/ai'
+import { atlasAudit, atlasInbox, atlasReplyDrafts } from '#db/schema/atlas'
+import { atlasSpawnEvents, atlasSpawnEventsBase, atlasSpawns } from '#db/schema/atlas-spawn'
+import { agents, agentsActivity } from '#db/schema/agents'
+import { hubAudit } from '#db/schema/hub'
+import { seedAgents } from '#layers/agents/core/seed'
+import { acquireLease, releaseLease } from '#layers/health/core/leases'
+import { recordAtlasAudit } from '#layers/atlas/core/audit'
+import { MailRefusedError } from '#layers/atlas/core/mail/mailer'
+import { messageLeaseName } from '#layers/atlas/core/spawn/leases'
+import { DISABLED_MESSAGE, runOrchestratorCycle } from '#layers/atlas/core/spawn/orchestrator'
+import { launchChromium, runQa } from '#layers/atlas/core/spawn/qa'
+import { runSpawnWorker } from '#layers/atlas/core/spawn/worker'
+import { listSpawns, spawnEngineStatus, spawnEvents } from '#layers/atlas/core/spawn/queries'
+import { draftReply, markReplySent, ReplyDraftError, updateReplyDraft, writeReplyDraft } from '#layers/atlas/core/spawn/reply-draft'
 import { startScriptedModel, type ScriptedModel } from '../../fakes/model'
 import { startEngine, TEAM, type Engine } from '../../fixtures/spawn/engine'
 import { startQaSite, type QaSite } from '../../fixtures/spawn/qa-site'
@@ -285,7 +285,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const mail = engine.sent.slice(before)[0]!
     expect(mail.text).toContain('Last checkpoint salvaged')
     expect(mail.text).toContain('Partial diagnostic')
-    const { spawnProcesses } = await import('../../../core/spawn/processes')
+    const { spawnProcesses } = await import('#layers/atlas/core/spawn/processes')
     expect(spawnProcesses({ spawnId: spawn!.id })).toEqual([])
   })
 
@@ -298,7 +298,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(row.status).toBe('spawn_failed')
     expect(row.statusReason).toMatch(/the agent was stopped: the job expired \(20 s\); the last checkpoint was salvaged/)
     const [spawn] = await spawnsOf(db, id)
-    const { isAlive, spawnProcesses } = await import('../../../core/spawn/processes')
+    const { isAlive, spawnProcesses } = await import('#layers/atlas/core/spawn/processes')
     expect(isAlive(spawn!.agentPid!)).toBe(false)
     // The helper that left the group lived in the sandbox's PID namespace: gone with it.
     expect(spawnProcesses({ spawnId: spawn!.id })).toEqual([])

@@ -5,12 +5,12 @@
 // restart makes them fail; everything else is real (both databases, the stand-in agent).
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
-import type { Db } from '../../../../../db/client'
-import { describeOnBothDatabases } from '../../../../../tests/helpers/databases'
-import { atlasSpawns } from '../../../../../db/schema/atlas-spawn'
-import { seedAgents } from '../../../../agents/core/seed'
-import { createEventSink } from '../../../core/spawn/events'
-import { runSpawnWorker } from '../../../core/spawn/worker'
+import type { Db } from '#db/client'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { atlasSpawns } from '#db/schema/atlas-spawn'
+import { seedAgents } from '#layers/agents/core/seed'
+import { createEventSink } from '#layers/atlas/core/spawn/events'
+import { runSpawnWorker } from '#layers/atlas/core/spawn/worker'
 import { startEngine, type Engine } from '../../fixtures/spawn/engine'
 import { classifiedMessage, inbox } from '../../fixtures/spawn/seed'
 

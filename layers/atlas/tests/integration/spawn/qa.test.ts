@@ -3,8 +3,8 @@
 // warning; a 404 stylesheet or script of the page, a page error and the page's own console
 // error fail. Every finding is listed with its kind.
 import { afterAll, beforeAll, expect, it, describe } from 'vitest'
-import { readSpawnConfig } from '../../../core/spawn/config'
-import { launchChromium, runQa } from '../../../core/spawn/qa'
+import { readSpawnConfig } from '#layers/atlas/core/spawn/config'
+import { launchChromium, runQa } from '#layers/atlas/core/spawn/qa'
 import { startQaSite, type QaSite } from '../../fixtures/spawn/qa-site'
 
 describe('Browser QA of a pre-production site', () => {

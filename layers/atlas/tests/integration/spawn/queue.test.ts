@@ -3,8 +3,8 @@
 // (singletonKey, exclusive policy), each job fetched by exactly one consumer, failed jobs free
 // the key again.
 import { expect, it } from 'vitest'
-import { describeOnBothDatabases } from '../../../../../tests/helpers/databases'
-import { openSpawnQueue } from '../../../core/spawn/queue'
+import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { openSpawnQueue } from '#layers/atlas/core/spawn/queue'
 
 describeOnBothDatabases('The spawn queue (pg-boss)', (database) => {
   it('starts three instances at once, deduplicates per message, hands each job to one consumer', async () => {

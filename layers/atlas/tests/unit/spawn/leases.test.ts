@@ -1,8 +1,8 @@
 // The spawn's lease keeper: a database that cannot be reached for a whole time to live means
 // the leases have expired, and the worker is told to stop its agent.
 import { describe, expect, it } from 'vitest'
-import type { Db } from '../../../../../db/client'
-import { keepLeases } from '../../../core/spawn/leases'
+import type { Db } from '#db/client'
+import { keepLeases } from '#layers/atlas/core/spawn/leases'
 
 /** A database handle whose every call fails, as when the server is unreachable. */
 const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')) }) as unknown as Db

@@ -3,7 +3,7 @@
 // stopping its whole group the same way.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { isAlive, runCommand, spawnProcesses, stopSpawnProcesses } from '../../../core/spawn/processes'
+import { isAlive, runCommand, spawnProcesses, stopSpawnProcesses } from '#layers/atlas/core/spawn/processes'
 
 /** A shell in its own process group (pgid = its pid), as the wrapper starts the agent. */
 function groupLeader(script: string): ChildProcess & { pid: number } {

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { isAlive } from '../../../core/spawn/processes'
+import { isAlive } from '#layers/atlas/core/spawn/processes'
 import { runWrapper, type WrapperRun } from '../../fixtures/spawn/wrapper'
 
 const runs: WrapperRun[] = []

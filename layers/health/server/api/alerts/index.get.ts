@@ -1,5 +1,5 @@
 import { desc } from 'drizzle-orm'
-import { opsAlerts } from '../../../../../db/schema'
+import { opsAlerts } from '#db/schema/index'
 
 export default defineEventHandler(async () => {
   const db = await useDb()

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { setAutomationActive } from '../../../core/automations'
+import { setAutomationActive } from '#layers/health/core/automations'
 
 const Params = z.object({ name: z.string().min(1).max(100) })
 const Body = z.object({ active: z.boolean() })

@@ -1,4 +1,4 @@
-import { automationsVersion } from '../../../core/automations'
+import { automationsVersion } from '#layers/health/core/automations'
 
 // Server-sent events for the home page's live counters and automations table: a `version`
 // event whenever a run starts or ends, a switch is flipped or an alert is raised or resolved.

@@ -1,4 +1,4 @@
-import { listAutomations } from '../../../core/automations'
+import { listAutomations } from '#layers/health/core/automations'
 
 export default defineEventHandler(async () => {
   return await listAutomations(await useDb())

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { memoryMetricsSeries } from '../../../core/report/read'
+import { memoryMetricsSeries } from '#layers/health/core/report/read'
 
 const Query = z.object({ days: z.coerce.number().int().min(1).max(90).default(90) })
 

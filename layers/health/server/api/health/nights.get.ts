@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { recentNights } from '../../../core/report/read'
+import { recentNights } from '#layers/health/core/report/read'
 
 const Query = z.object({ limit: z.coerce.number().int().min(1).max(90).default(14) })
 

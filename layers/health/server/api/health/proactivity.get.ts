@@ -1,4 +1,4 @@
-import { latestProactivity } from '../../../core/report/proactivity'
+import { latestProactivity } from '#layers/health/core/report/proactivity'
 
 // Any signed-in role: the latest night's project proactivity classifications, action_required first.
 export default defineEventHandler(async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { healthHistory } from '../../../core/report/read'
+import { healthHistory } from '#layers/health/core/report/read'
 
 const Query = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) })
 

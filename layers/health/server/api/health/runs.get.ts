@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { CRON_RUN_STATUSES } from '../../../../../db/schema/ops'
-import { automatesWithRuns, RUN_SORTS, runsPage } from '../../../core/cron-runs'
-import { pagingQuery } from '../../../../../shared/paging'
+import { CRON_RUN_STATUSES } from '#db/schema/ops'
+import { automatesWithRuns, RUN_SORTS, runsPage } from '#layers/health/core/cron-runs'
+import { pagingQuery } from '#shared/paging'
 
 const Query = z.object({
   ...pagingQuery(RUN_SORTS),

@@ -1,4 +1,4 @@
-import { listHostWorkers } from '../../../core/workers'
+import { listHostWorkers } from '#layers/health/core/workers'
 
 // The spawn workers by host: state, last heartbeat, running spawns, version (any signed-in role).
 export default defineEventHandler(async () => {

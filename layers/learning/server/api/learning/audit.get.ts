@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { listAudit } from '../../../core/suggestions'
+import { listAudit } from '#layers/learning/core/suggestions'
 
 const Query = z.object({ subjectKind: z.string().trim().max(40).optional(), subjectId: z.string().trim().max(80).optional() })
 

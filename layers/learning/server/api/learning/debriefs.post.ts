@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { runDebrief } from '../../../core/debrief/debrief'
+import { runDebrief } from '#layers/learning/core/debrief/debrief'
 
 const Body = z.object({
   projectId: z.uuid(),

@@ -1,4 +1,4 @@
-import { learningVersion } from '../../../core/suggestions'
+import { learningVersion } from '#layers/learning/core/suggestions'
 
 // Server-sent events for the live learning page: a `version` whenever a lesson or a suggestion arrives or is decided.
 export default defineEventHandler(async (event) => {

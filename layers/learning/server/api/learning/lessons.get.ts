@@ -1,5 +1,5 @@
-import { listLessons } from '../../../core/lessons'
-import { LessonQuery } from '../../../shared/api'
+import { listLessons } from '#layers/learning/core/lessons'
+import { LessonQuery } from '#layers/learning/shared/api'
 
 // Any signed-in role: the scars and victories, newest first, with their recall record and
 // the spawns they were injected into.

@@ -1,6 +1,6 @@
-import { importanceScorer } from '../../../../memory/core/lesson-importance'
-import { recordHubLesson } from '../../../core/record'
-import { LessonCreate } from '../../../shared/api'
+import { importanceScorer } from '#layers/memory/core/lesson-importance'
+import { recordHubLesson } from '#layers/learning/core/record'
+import { LessonCreate } from '#layers/learning/shared/api'
 
 // Operators and founders (a write, server/core/access.ts): "record a win" / "record a scar".
 // Answers at once; the importance is scored in the background (null until then, and left

@@ -1,5 +1,5 @@
 // Agent descriptors and ReAct iterations (the agents family).
-import { agents, agentsReactIterations } from '../../../../../db/schema/agents'
+import { agents, agentsReactIterations } from '#db/schema/agents'
 import { joinParts } from '../chunk'
 import type { SourceAdapter } from './types'
 

@@ -1,6 +1,6 @@
 // Doctrines (active), drills and procedures (active): the learn_* rule and training tables.
 import { eq } from 'drizzle-orm'
-import { learnDoctrines, learnDrills, learnProcedures } from '../../../../../db/schema/learn'
+import { learnDoctrines, learnDrills, learnProcedures } from '#db/schema/learn'
 import { joinParts } from '../chunk'
 import type { SourceAdapter } from './types'
 

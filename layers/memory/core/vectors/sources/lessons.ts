@@ -2,8 +2,8 @@
 // a `success` is a victory, any other kind a scar; archived lessons are left out (the
 // forgetting curve makes them invisible to recall).
 import { and, eq, isNull, ne, sql } from 'drizzle-orm'
-import type { Db } from '../../../../../db/client'
-import { learnLessons, type LearnLesson } from '../../../../../db/schema/learn'
+import type { Db } from '#db/client'
+import { learnLessons, type LearnLesson } from '#db/schema/learn'
 import { joinParts } from '../chunk'
 import type { SourceAdapter, SourceDocument } from './types'
 

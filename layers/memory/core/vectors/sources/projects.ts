@@ -3,7 +3,7 @@
 // layers/worksites/core/vocabulary.ts, not imported: memory sits below worksites); done,
 // cancelled and rejected chantiers leave the index.
 import { inArray } from 'drizzle-orm'
-import { workChantiers } from '../../../../../db/schema/work'
+import { workChantiers } from '#db/schema/work'
 import { joinParts } from '../chunk'
 import type { SourceAdapter } from './types'
 

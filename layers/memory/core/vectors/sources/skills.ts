@@ -1,6 +1,6 @@
 // Skills (the skills library): name and description — what the skill router reads (seed 003
 // §13.2) — never the body. Drafts included: the router only ever asks for enabled skills' ids.
-import { skills } from '../../../../../db/schema/skills'
+import { skills } from '#db/schema/skills'
 import { joinParts } from '../chunk'
 import type { SourceAdapter } from './types'
 

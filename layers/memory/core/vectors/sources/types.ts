@@ -1,5 +1,5 @@
 // A source of the vector index: loads its documents (id, title, text) for one source type.
-import type { Db } from '../../../../../db/client'
+import type { Db } from '#db/client'
 import type { SourceType } from '../../sources'
 
 export interface SourceDocument {

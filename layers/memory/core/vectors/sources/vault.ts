@@ -1,6 +1,6 @@
 // Knowledge-base notes (from the note indexer's mem_notes) and the reflex memory's
 // thematic files (level 1, the index file excluded).
-import { memNotes } from '../../../../../db/schema/mem'
+import { memNotes } from '#db/schema/mem'
 import { listReflexFiles, readReflexFile } from '../../reflex'
 import { isSourceType, SCOPE_ALIASES, type SourceType } from '../../sources'
 import { joinParts } from '../chunk'

@@ -1,5 +1,5 @@
-import { RecallQuery } from '../../../core/api'
-import { recall } from '../../../core/recall/engine'
+import { RecallQuery } from '#layers/memory/core/api'
+import { recall } from '#layers/memory/core/recall/engine'
 
 // Any signed-in role: hybrid (default), semantic or lexical recall over the vector index.
 // The recall counters of the scars served are updated in the background.

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { saveReflexIndex } from '../../../core/reflex-editor'
+import { saveReflexIndex } from '#layers/memory/core/reflex-editor'
 
 const Body = z.object({
   text: z.string().max(400_000),

@@ -1,4 +1,4 @@
-import { memoryStats } from '../../../core/stats'
+import { memoryStats } from '#layers/memory/core/stats'
 
 // Index statistics: chunks per source type (models, freshness), notes per vault sub-space.
 export default defineEventHandler(async () => await memoryStats(await useDb()))

@@ -1,4 +1,4 @@
-import { deleteSkill } from '../../../core/library'
+import { deleteSkill } from '#layers/skills/core/library'
 
 // Deletes one's own skill; a built-in answers 409 (disable it instead).
 export default defineEventHandler(async (event) => {

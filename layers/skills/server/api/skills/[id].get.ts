@@ -1,4 +1,4 @@
-import { skillView } from '../../../core/library'
+import { skillView } from '#layers/skills/core/library'
 
 // A skill's page: the document, its versions, its files, whether it is enabled for me.
 export default defineEventHandler(async (event) => {

@@ -1,4 +1,4 @@
-import { SaveSkillBody, saveSkill } from '../../../core/library'
+import { SaveSkillBody, saveSkill } from '#layers/skills/core/library'
 
 // A save: a new version (409 when the skill moved on since the editor opened it).
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { importSkill } from '../../../core/exchange'
+import { importSkill } from '#layers/skills/core/exchange'
 
 // Import of a SKILL.md bundle (tar) or a bare SKILL.md, sent base64-encoded in JSON (writes
 // accept JSON only: request-policy.ts), 5 MB at most once decoded.

@@ -1,4 +1,4 @@
-import { listLibrary } from '../../../core/library'
+import { listLibrary } from '#layers/skills/core/library'
 
 // The library of the signed-in person: My skills (enabled, and their drafts) and Discover, by real use.
 export default defineEventHandler(async (event) => {

@@ -1,4 +1,4 @@
-import { CreateSkillBody, createSkill } from '../../../core/library'
+import { CreateSkillBody, createSkill } from '#layers/skills/core/library'
 
 // A skill written by hand: version 1, enabled for its author.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { recallPreview } from '../../../core/pre-creation-recall'
-import { RecallInput } from '../../../shared/api'
+import { recallPreview } from '#layers/worksites/core/pre-creation-recall'
+import { RecallInput } from '#layers/worksites/shared/api'
 
 // Operator (the create and edit forms): what the memory recalls for a work item before it is
 // saved (hybrid, lexical when embeddings are down, within its time budget); nothing is stored.

@@ -1,6 +1,6 @@
-import { BriefingQuery, CodenameParams } from '../../../../core/api'
-import { loadBriefing } from '../../../../core/briefing'
-import { missionBriefFrom, scarRecallFrom, userCoreFrom } from '../../../../core/memory-adapters'
+import { BriefingQuery, CodenameParams } from '#layers/agents/core/api'
+import { loadBriefing } from '#layers/agents/core/briefing'
+import { missionBriefFrom, scarRecallFrom, userCoreFrom } from '#layers/agents/core/memory-adapters'
 
 // Any signed-in role: the briefing the agent would receive for a task — its tier, the
 // relevant scars (own first, then global; a preview, so the recall counters stay as they

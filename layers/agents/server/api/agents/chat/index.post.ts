@@ -1,6 +1,6 @@
-import { ChatBody, chatRunContext } from '../../../../core/engine/chat'
-import { createRun, driveRun } from '../../../../core/engine/loop'
-import { updateRun } from '../../../../core/engine/store'
+import { ChatBody, chatRunContext } from '#layers/agents/core/engine/chat'
+import { createRun, driveRun } from '#layers/agents/core/engine/loop'
+import { updateRun } from '#layers/agents/core/engine/store'
 
 // A turn of the chat panel: writes the run of the signed-in person's own agent and answers at
 // once with its id; the engine drives the run in the background and the panel follows it on

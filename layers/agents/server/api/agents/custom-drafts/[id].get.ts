@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { ownDraft } from '../../../../core/custom/drafts'
-import { customToolRegistry } from '../../../../core/custom/delegation'
-import { PERSONAL_ONLY_TOOLS } from '../../../../core/custom/access'
+import { ownDraft } from '#layers/agents/core/custom/drafts'
+import { customToolRegistry } from '#layers/agents/core/custom/delegation'
+import { PERSONAL_ONLY_TOOLS } from '#layers/agents/core/custom/access'
 
 const Params = z.object({ id: z.string().uuid() })
 

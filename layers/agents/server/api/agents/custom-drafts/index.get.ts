@@ -1,4 +1,4 @@
-import { listDrafts } from '../../../../core/custom/drafts'
+import { listDrafts } from '#layers/agents/core/custom/drafts'
 
 // The person's drafts of custom agents (proposed by their personal agent), still to review.
 export default defineEventHandler(async (event) => {

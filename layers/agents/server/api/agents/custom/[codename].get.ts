@@ -1,4 +1,4 @@
-import { CodenameParams, customAgentPage } from '../../../../core/custom/api'
+import { CodenameParams, customAgentPage } from '#layers/agents/core/custom/api'
 
 // The agent's page: configuration, triggers with the next scheduled runs, versions, runs, fires.
 export default defineEventHandler(async (event) => {

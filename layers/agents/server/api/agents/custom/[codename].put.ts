@@ -1,5 +1,5 @@
-import { ConfigBody, saveCustomAgent } from '../../../../core/custom/agents'
-import { CodenameParams, customAgentPage } from '../../../../core/custom/api'
+import { ConfigBody, saveCustomAgent } from '#layers/agents/core/custom/agents'
+import { CodenameParams, customAgentPage } from '#layers/agents/core/custom/api'
 
 // Saves the whole configuration as the next version (the owner or a founder).
 export default defineEventHandler(async (event) => {

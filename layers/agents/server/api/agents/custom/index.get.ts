@@ -1,4 +1,4 @@
-import { listCustomAgents, TEMPLATES } from '../../../../core/custom/agents'
+import { listCustomAgents, TEMPLATES } from '#layers/agents/core/custom/agents'
 
 // The person's custom agents (a founder sees every one) and the templates a new one starts from.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { createCustomAgent, CreateCustomBody } from '../../../../core/custom/agents'
-import { customAgentPage } from '../../../../core/custom/api'
+import { createCustomAgent, CreateCustomBody } from '#layers/agents/core/custom/agents'
+import { customAgentPage } from '#layers/agents/core/custom/api'
 
 // Operators and founders: a new custom agent (blank or from a template), its version 1.
 export default defineEventHandler(async (event) => {

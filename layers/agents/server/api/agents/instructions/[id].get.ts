@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { documentView } from '../../../../core/instructions/documents'
+import { documentView } from '#layers/agents/core/instructions/documents'
 
 // One of the person's documents with every version and the agent's proposals; 404 to anyone else.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { updateDocument, UpdateInstructionBody } from '../../../../core/instructions/documents'
+import { updateDocument, UpdateInstructionBody } from '#layers/agents/core/instructions/documents'
 
 // Make the document active (the others stop being), archive or rename it; owner only (404 otherwise).
 export default defineEventHandler(async (event) => {

@@ -1,4 +1,4 @@
-import { listDocuments } from '../../../../core/instructions/documents'
+import { listDocuments } from '#layers/agents/core/instructions/documents'
 
 // The signed-in person's instruction documents (their own only), the active one first.
 export default defineEventHandler(async (event) => {

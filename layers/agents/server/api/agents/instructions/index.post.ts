@@ -1,4 +1,4 @@
-import { createDocument, CreateInstructionBody } from '../../../../core/instructions/documents'
+import { createDocument, CreateInstructionBody } from '#layers/agents/core/instructions/documents'
 
 // A new instruction document (version 1) of the signed-in person — viewers included: instructions
 // are personal. It becomes the active one when asked, or when the person has none active.

@@ -1,4 +1,4 @@
-import { setSurfaceModels, SurfaceModelsBody, SurfaceParams } from '../../../../core/engine/models'
+import { setSurfaceModels, SurfaceModelsBody, SurfaceParams } from '#layers/agents/core/engine/models'
 
 // Founder only (server/core/access.ts): the ordered list of models a surface allows. A model
 // left out or disabled is withdrawn: a person who chose it runs on Auto at their next run.

@@ -1,4 +1,4 @@
-import { knownModels, modelChoice, surfaceModels } from '../../../../core/engine/models'
+import { knownModels, modelChoice, surfaceModels } from '#layers/agents/core/engine/models'
 
 // The models each surface allows (everyone reads them; only a founder edits), the catalog's
 // known models, which providers are configured, and the signed-in person's own choice.

@@ -1,5 +1,5 @@
-import { expireStaleApprovals } from '../../../../core/engine/actions'
-import { RunIdParams, runView } from '../../../../core/engine/api'
+import { expireStaleApprovals } from '#layers/agents/core/engine/actions'
+import { RunIdParams, runView } from '#layers/agents/core/engine/api'
 
 // One run with its steps, approvals, sources, model, tokens and cost (the person it acted for, or a founder).
 export default defineEventHandler(async (event) => {

@@ -1,6 +1,6 @@
-import { expireStaleApprovals } from '../../../../core/engine/actions'
-import { listRuns } from '../../../../core/engine/api'
-import { personLimits, personUsage } from '../../../../core/engine/usage'
+import { expireStaleApprovals } from '#layers/agents/core/engine/actions'
+import { listRuns } from '#layers/agents/core/engine/api'
+import { personLimits, personUsage } from '#layers/agents/core/engine/usage'
 
 // The signed-in person's runs (a founder sees everyone's), with their usage of the last 24 hours and their limits.
 export default defineEventHandler(async (event) => {

@@ -1,7 +1,7 @@
-import { personalRunContext, runView, StartRunBody } from '../../../../core/engine/api'
-import { startRun } from '../../../../core/engine/loop'
-import { modelChoice } from '../../../../core/engine/models'
-import { activeInstructions, instructionSource } from '../../../../core/instructions/documents'
+import { personalRunContext, runView, StartRunBody } from '#layers/agents/core/engine/api'
+import { startRun } from '#layers/agents/core/engine/loop'
+import { modelChoice } from '#layers/agents/core/engine/models'
+import { activeInstructions, instructionSource } from '#layers/agents/core/instructions/documents'
 
 // Any signed-in person: a run of their personal agent, with their own permissions (regime
 // `user`: a viewer's agent only reads), their active instructions and model choice; a `model`

@@ -1,5 +1,5 @@
-import { personalAgentOf } from '../../../../core/engine/api'
-import { listStandingApprovals } from '../../../../core/engine/standing'
+import { personalAgentOf } from '#layers/agents/core/engine/api'
+import { listStandingApprovals } from '#layers/agents/core/engine/standing'
 
 // The standing approvals of the signed-in person's agent (granted and revoked ones: the trail).
 export default defineEventHandler(async (event) => {

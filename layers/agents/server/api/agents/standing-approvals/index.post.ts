@@ -1,5 +1,5 @@
-import { personalAgentOf, StandingBody } from '../../../../core/engine/api'
-import { grantStandingApproval } from '../../../../core/engine/standing'
+import { personalAgentOf, StandingBody } from '#layers/agents/core/engine/api'
+import { grantStandingApproval } from '#layers/agents/core/engine/standing'
 
 // Operator: lets their own agent (a founder: any agent) use one EXTERNAL_WRITE tool without asking. Audited.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { personalAgentOf, StandingBody } from '../../../../core/engine/api'
-import { revokeStandingApproval } from '../../../../core/engine/standing'
+import { personalAgentOf, StandingBody } from '#layers/agents/core/engine/api'
+import { revokeStandingApproval } from '#layers/agents/core/engine/standing'
 
 // Operator: revokes a standing approval of their own agent (a founder: any agent). Audited; the row stays.
 export default defineEventHandler(async (event) => {

@@ -1,3 +1,3 @@
-import { listPrices } from '../../../../core/prices'
+import { listPrices } from '#layers/ai/core/prices'
 
 export default defineEventHandler(async () => await listPrices(await useDb()))

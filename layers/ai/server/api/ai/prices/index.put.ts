@@ -1,5 +1,5 @@
-import { PriceBody } from '../../../../core/api-schemas'
-import { upsertPrice } from '../../../../core/prices'
+import { PriceBody } from '#layers/ai/core/api-schemas'
+import { upsertPrice } from '#layers/ai/core/prices'
 
 // Operator+: sets a model's list price (USD per million tokens), audited; applies to the next ledger rows.
 export default defineEventHandler(async (event) => {

@@ -1,6 +1,6 @@
-import { AI_ROUTING_GLOBAL } from '../../../../../../db/schema/ai'
-import { deleteRouting } from '../../../../core/routing-store'
-import { FeatureParams } from '../../../../core/api-schemas'
+import { AI_ROUTING_GLOBAL } from '#db/schema/ai'
+import { deleteRouting } from '#layers/ai/core/routing-store'
+import { FeatureParams } from '#layers/ai/core/api-schemas'
 
 // Operator+: removes a feature's row (it then inherits the global row), audited.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { upsertRouting } from '../../../../core/routing-store'
-import { FeatureParams, RoutingBody } from '../../../../core/api-schemas'
+import { upsertRouting } from '#layers/ai/core/routing-store'
+import { FeatureParams, RoutingBody } from '#layers/ai/core/api-schemas'
 
 // Operator+: sets a feature's provider and model; effective on the next 'auto' call, audited.
 export default defineEventHandler(async (event) => {

@@ -1,3 +1,3 @@
-import { listRouting } from '../../../../core/routing-store'
+import { listRouting } from '#layers/ai/core/routing-store'
 
 export default defineEventHandler(async () => await listRouting(await useDb()))

@@ -1,5 +1,5 @@
-import { lastDays, ledgerCsv } from '../../../../core/spend'
-import { SpendQuery } from '../../../../core/api-schemas'
+import { lastDays, ledgerCsv } from '#layers/ai/core/spend'
+import { SpendQuery } from '#layers/ai/core/api-schemas'
 
 // The ledger rows of the last N days as CSV (a file download).
 export default defineEventHandler(async (event) => {

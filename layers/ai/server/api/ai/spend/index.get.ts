@@ -1,5 +1,5 @@
-import { lastDays, spendReport } from '../../../../core/spend'
-import { SpendQuery } from '../../../../core/api-schemas'
+import { lastDays, spendReport } from '#layers/ai/core/spend'
+import { SpendQuery } from '#layers/ai/core/api-schemas'
 
 export default defineEventHandler(async (event) => {
   const { days } = await getValidatedQuery(event, SpendQuery.parse)

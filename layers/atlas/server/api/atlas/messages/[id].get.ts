@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { getMessageDetail } from '../../../../core/queries'
+import { getMessageDetail } from '#layers/atlas/core/queries'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { AtlasConfigError, readAtlasConfig } from '../../../../core/config'
-import { composeMessage, submitMessage } from '../../../../core/submit'
+import { AtlasConfigError, readAtlasConfig } from '#layers/atlas/core/config'
+import { composeMessage, submitMessage } from '#layers/atlas/core/submit'
 
 const MAX_EML_CHARS = 10 * 1024 * 1024
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { getSpawn } from '../../../../core/spawn/queries'
+import { getSpawn } from '#layers/atlas/core/spawn/queries'
 
 const Params = z.object({ id: z.uuid() })
 

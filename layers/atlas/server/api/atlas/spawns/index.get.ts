@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { listSpawns } from '../../../../core/spawn/queries'
+import { listSpawns } from '#layers/atlas/core/spawn/queries'
 
 const Query = z.object({ messageId: z.coerce.number().int().positive() })
 

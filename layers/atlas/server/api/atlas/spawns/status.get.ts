@@ -1,4 +1,4 @@
-import { spawnEngineStatus } from '../../../../core/spawn/queries'
+import { spawnEngineStatus } from '#layers/atlas/core/spawn/queries'
 
 // The spawn engine at a glance: switched off or not (ATLAS_SPAWN_DISABLED), queue, running spawns, slots.
 export default defineEventHandler(async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { RUN_SORTS, runLogPage } from '../../../../core/cron-runs'
-import { findAutomation } from '../../../../core/automations'
-import { pagingQuery } from '../../../../../../shared/paging'
+import { RUN_SORTS, runLogPage } from '#layers/health/core/cron-runs'
+import { findAutomation } from '#layers/health/core/automations'
+import { pagingQuery } from '#shared/paging'
 
 const Params = z.object({ name: z.string().min(1).max(100) })
 const Query = z.object(pagingQuery(RUN_SORTS))

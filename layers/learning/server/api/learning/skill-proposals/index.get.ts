@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { listSkillProposals, proposalStats, SKILL_PROPOSAL_STATUSES } from '../../../../core/skills/proposals'
+import { listSkillProposals, proposalStats, SKILL_PROPOSAL_STATUSES } from '#layers/learning/core/skills/proposals'
 
 const Query = z.object({ status: z.enum(SKILL_PROPOSAL_STATUSES).optional() })
 

@@ -1,5 +1,5 @@
-import { listSuggestions, suggestionStats } from '../../../../core/suggestions'
-import { SuggestionQuery } from '../../../../shared/api'
+import { listSuggestions, suggestionStats } from '#layers/learning/core/suggestions'
+import { SuggestionQuery } from '#layers/learning/shared/api'
 
 // Any signed-in role: the suggestion feed (pending first) and the decision counts.
 export default defineEventHandler(async (event) => {

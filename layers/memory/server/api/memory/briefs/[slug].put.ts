@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MISSION_BRIEF_MAX_CHARS, saveMissionBrief } from '../../../../core/mission-briefs'
+import { MISSION_BRIEF_MAX_CHARS, saveMissionBrief } from '#layers/memory/core/mission-briefs'
 
 const Params = z.object({ slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'slug: a tenant slug') })
 const Body = z.object({ brief: z.string().max(MISSION_BRIEF_MAX_CHARS, `brief: at most ${MISSION_BRIEF_MAX_CHARS} characters`) }).strict()

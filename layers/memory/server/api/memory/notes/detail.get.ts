@@ -1,5 +1,5 @@
-import { NotePathQuery } from '../../../../core/api'
-import { getNote } from '../../../../core/vault/notes'
+import { NotePathQuery } from '#layers/memory/core/api'
+import { getNote } from '#layers/memory/core/vault/notes'
 
 // One note: frontmatter, body, outgoing links resolved to notes, backlinks.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { NotesQuery } from '../../../../core/api'
-import { listNotes } from '../../../../core/vault/notes'
+import { NotesQuery } from '#layers/memory/core/api'
+import { listNotes } from '#layers/memory/core/vault/notes'
 
 // The vault's indexed notes, by sub-space (inbox, permanent, …) and title / path search.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { PromoteBody } from '../../../../core/api'
-import { promoteToPermanent } from '../../../../core/vault/promote'
+import { PromoteBody } from '#layers/memory/core/api'
+import { promoteToPermanent } from '#layers/memory/core/vault/promote'
 
 // Operator+ (a write, server/core/access.ts): the human action that moves an inbox note to
 // the permanent zone, audited in hub_audit with who did it.

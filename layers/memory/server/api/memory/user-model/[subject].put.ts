@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { saveDimension } from '../../../../core/user-model-editor'
-import { USER_DIMENSIONS } from '../../../../core/user-model/slices'
+import { saveDimension } from '#layers/memory/core/user-model-editor'
+import { USER_DIMENSIONS } from '#layers/memory/core/user-model/slices'
 
 const Params = z.object({ subject: z.string().regex(/^[\w.+@-]{1,120}$/, 'subject: an e-mail address or a short handle') })
 const Body = z.object({

@@ -1,4 +1,4 @@
-import { listProfiles } from '../../../../core/user-model-editor'
+import { listProfiles } from '#layers/memory/core/user-model-editor'
 
 // Any signed-in role reads the user model; the private dimension only for a founder.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { setEnabled } from '../../../../core/library'
+import { setEnabled } from '#layers/skills/core/library'
 
 // "Enable for me" / "Disable for me": personal, so a viewer may do it too (access.ts).
 export default defineEventHandler(async (event) => {

@@ -1,4 +1,4 @@
-import { exportSkill } from '../../../../core/exchange'
+import { exportSkill } from '#layers/skills/core/exchange'
 
 // The SKILL.md bundle (tar): SKILL.md and the shareable files under references/; its fingerprint is kept.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { patchChantier } from '../../../../core/items'
-import { ChantierPatch } from '../../../../shared/api'
+import { patchChantier } from '#layers/worksites/core/items'
+import { ChantierPatch } from '#layers/worksites/shared/api'
 
 // Operator: edits a chantier (its status moves through /transition only).
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { createChantier } from '../../../../core/items'
-import { ChantierCreate } from '../../../../shared/api'
+import { createChantier } from '#layers/worksites/core/items'
+import { ChantierCreate } from '#layers/worksites/shared/api'
 
 // Operator: a new chantier (see core/items.ts for where it starts and what it must belong to).
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { listDrafts } from '../../../../core/drafts'
+import { listDrafts } from '#layers/worksites/core/drafts'
 
 const Query = z.object({ cursor: z.string().max(500).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) })
 

@@ -1,5 +1,5 @@
-import { patchJob } from '../../../../core/items'
-import { JobPatch } from '../../../../shared/api'
+import { patchJob } from '#layers/worksites/core/items'
+import { JobPatch } from '#layers/worksites/shared/api'
 
 // Operator: edits a job (its status moves through /transition only).
 export default defineEventHandler(async (event) => {

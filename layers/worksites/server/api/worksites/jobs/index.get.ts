@@ -1,5 +1,5 @@
-import { listItems } from '../../../../core/items'
-import { ItemListQuery } from '../../../../shared/api'
+import { listItems } from '#layers/worksites/core/items'
+import { ItemListQuery } from '#layers/worksites/shared/api'
 
 // Any signed-in role: jobs by project, chantier, job, status, scope, owner and text, sorted, paged by cursor.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { createJob } from '../../../../core/items'
-import { JobCreate } from '../../../../shared/api'
+import { createJob } from '#layers/worksites/core/items'
+import { JobCreate } from '#layers/worksites/shared/api'
 
 // Operator: a new job (see core/items.ts for where it starts and what it must belong to).
 export default defineEventHandler(async (event) => {

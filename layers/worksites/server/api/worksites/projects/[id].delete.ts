@@ -1,4 +1,4 @@
-import { deleteProject } from '../../../../core/projects'
+import { deleteProject } from '#layers/worksites/core/projects'
 
 // Operator: deletes a project without open chantiers (409 has_open_children, with their count, otherwise).
 export default defineEventHandler(async (event) => {

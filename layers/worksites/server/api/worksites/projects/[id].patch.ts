@@ -1,5 +1,5 @@
-import { updateProject } from '../../../../core/projects'
-import { ProjectPatch } from '../../../../shared/api'
+import { updateProject } from '#layers/worksites/core/projects'
+import { ProjectPatch } from '#layers/worksites/shared/api'
 
 // Operator: a project's name, repository, mission brief or tenant.
 export default defineEventHandler(async (event) => {

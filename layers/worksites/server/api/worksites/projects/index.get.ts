@@ -1,5 +1,5 @@
-import { listProjects } from '../../../../core/projects'
-import { ProjectListQuery } from '../../../../shared/api'
+import { listProjects } from '#layers/worksites/core/projects'
+import { ProjectListQuery } from '#layers/worksites/shared/api'
 
 // Any signed-in role: projects by tenant, status and text, sorted, paged by cursor.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { createProject } from '../../../../core/projects'
-import { ProjectCreate } from '../../../../shared/api'
+import { createProject } from '#layers/worksites/core/projects'
+import { ProjectCreate } from '#layers/worksites/shared/api'
 
 // Operator: a project for a tenant (or the studio), with its mission brief and repository.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { patchTask } from '../../../../core/items'
-import { TaskPatch } from '../../../../shared/api'
+import { patchTask } from '#layers/worksites/core/items'
+import { TaskPatch } from '#layers/worksites/shared/api'
 
 // Operator: edits a task (its status moves through /transition only).
 export default defineEventHandler(async (event) => {

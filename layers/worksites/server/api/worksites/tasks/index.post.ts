@@ -1,5 +1,5 @@
-import { createTask } from '../../../../core/items'
-import { TaskCreate } from '../../../../shared/api'
+import { createTask } from '#layers/worksites/core/items'
+import { TaskCreate } from '#layers/worksites/shared/api'
 
 // Operator: a new task (see core/items.ts for where it starts and what it must belong to).
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { RunIdParams } from '../../../../../core/engine/api'
-import { conversationTurns } from '../../../../../core/engine/chat'
+import { RunIdParams } from '#layers/agents/core/engine/api'
+import { conversationTurns } from '#layers/agents/core/engine/chat'
 
 // One of the signed-in person's conversations, its turns oldest first (404 for anyone else's).
 export default defineEventHandler(async (event) => {

@@ -1,4 +1,4 @@
-import { listConversations } from '../../../../../core/engine/chat'
+import { listConversations } from '#layers/agents/core/engine/chat'
 
 // The signed-in person's own chat conversations, most recent first.
 export default defineEventHandler(async (event) => {

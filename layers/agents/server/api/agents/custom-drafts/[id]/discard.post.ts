@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { discardDraft } from '../../../../../core/custom/drafts'
+import { discardDraft } from '#layers/agents/core/custom/drafts'
 
 const Params = z.object({ id: z.string().uuid() })
 

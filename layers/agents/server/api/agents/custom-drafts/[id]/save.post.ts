@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { saveDraft, SaveDraftBody } from '../../../../../core/custom/drafts'
-import { customAgentPage } from '../../../../../core/custom/api'
+import { saveDraft, SaveDraftBody } from '#layers/agents/core/custom/drafts'
+import { customAgentPage } from '#layers/agents/core/custom/api'
 
 const Params = z.object({ id: z.string().uuid() })
 

@@ -1,5 +1,5 @@
-import { duplicateCustomAgent } from '../../../../../core/custom/agents'
-import { CodenameParams, customAgentPage, DuplicateBody } from '../../../../../core/custom/api'
+import { duplicateCustomAgent } from '#layers/agents/core/custom/agents'
+import { CodenameParams, customAgentPage, DuplicateBody } from '#layers/agents/core/custom/api'
 
 // A copy with the same instructions and triggers; its access and approvals start empty.
 export default defineEventHandler(async (event) => {

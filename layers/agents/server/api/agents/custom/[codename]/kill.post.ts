@@ -1,5 +1,5 @@
-import { setKilled } from '../../../../../core/custom/agents'
-import { CodenameParams, KillBody } from '../../../../../core/custom/api'
+import { setKilled } from '#layers/agents/core/custom/agents'
+import { CodenameParams, KillBody } from '#layers/agents/core/custom/api'
 
 // The kill switch: on, the agent starts no new run (running ones go on); off, it may again.
 export default defineEventHandler(async (event) => {

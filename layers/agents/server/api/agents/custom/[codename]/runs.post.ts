@@ -1,8 +1,8 @@
-import { customRunContext } from '../../../../../core/custom/access'
-import { editableAgent } from '../../../../../core/custom/agents'
-import { CodenameParams, TestRunBody } from '../../../../../core/custom/api'
-import { runView } from '../../../../../core/engine/api'
-import { startRun } from '../../../../../core/engine/loop'
+import { customRunContext } from '#layers/agents/core/custom/access'
+import { editableAgent } from '#layers/agents/core/custom/agents'
+import { CodenameParams, TestRunBody } from '#layers/agents/core/custom/api'
+import { runView } from '#layers/agents/core/engine/api'
+import { startRun } from '#layers/agents/core/engine/loop'
 
 // The Chat tab: a run of the agent under its own allowlist, asked by its owner, a founder or a
 // person it is shared with (any level; a viewer's run only reads),

@@ -1,5 +1,5 @@
-import { CodenameParams } from '../../../../../core/custom/api'
-import { revokeShare, RevokeBody } from '../../../../../core/custom/sharing'
+import { CodenameParams } from '#layers/agents/core/custom/api'
+import { revokeShare, RevokeBody } from '#layers/agents/core/custom/sharing'
 
 // Revokes a person's share: from their next request on, the agent does not exist for them.
 export default defineEventHandler(async (event) => {

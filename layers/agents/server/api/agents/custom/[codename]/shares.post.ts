@@ -1,5 +1,5 @@
-import { CodenameParams } from '../../../../../core/custom/api'
-import { shareAgent, ShareBody } from '../../../../../core/custom/sharing'
+import { CodenameParams } from '#layers/agents/core/custom/api'
+import { shareAgent, ShareBody } from '#layers/agents/core/custom/sharing'
 
 // Shares the agent with a person at a level (use, edit, full), or changes the level: `full` needed.
 export default defineEventHandler(async (event) => {

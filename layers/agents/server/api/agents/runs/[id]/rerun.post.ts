@@ -1,5 +1,5 @@
-import { RunIdParams, runView } from '../../../../../core/engine/api'
-import { rerun } from '../../../../../core/engine/actions'
+import { RunIdParams, runView } from '#layers/agents/core/engine/api'
+import { rerun } from '#layers/agents/core/engine/actions'
 
 // A new run with the same context, linked to this one (rerun_of); the person it acted for, or a founder.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { RunIdParams, runView } from '../../../../../core/engine/api'
-import { runProgress } from '../../../../../core/engine/chat'
+import { RunIdParams, runView } from '#layers/agents/core/engine/api'
+import { runProgress } from '#layers/agents/core/engine/chat'
 
 const TICK_MS = 250
 /** A stream never outlives this: the panel falls back to the run page. */

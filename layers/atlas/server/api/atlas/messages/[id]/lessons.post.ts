@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { eq } from 'drizzle-orm'
-import { atlasInbox, atlasMessages } from '../../../../../../../db/schema/atlas'
-import { clients } from '../../../../../../../db/schema/clients'
-import { recordAtlasAudit } from '../../../../../core/audit'
-import { LESSON_KINDS, ManualLessonError, recordManualLesson } from '../../../../../../memory/core/lessons-manual'
-import { LessonInputError } from '../../../../../../memory/core/lessons'
+import { atlasInbox, atlasMessages } from '#db/schema/atlas'
+import { clients } from '#db/schema/clients'
+import { recordAtlasAudit } from '#layers/atlas/core/audit'
+import { LESSON_KINDS, ManualLessonError, recordManualLesson } from '#layers/memory/core/lessons-manual'
+import { LessonInputError } from '#layers/memory/core/lessons'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 const Body = z.object({

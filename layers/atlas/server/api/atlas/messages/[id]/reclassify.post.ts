@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { requestReclassification } from '../../../../../core/reclassify'
+import { requestReclassification } from '#layers/atlas/core/reclassify'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { getSpawn, spawnEvents } from '../../../../../core/spawn/queries'
+import { getSpawn, spawnEvents } from '#layers/atlas/core/spawn/queries'
 
 const Params = z.object({ id: z.uuid() })
 const Query = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { getSpawn, spawnEvents, type SpawnSummary } from '../../../../../core/spawn/queries'
+import { getSpawn, spawnEvents, type SpawnSummary } from '#layers/atlas/core/spawn/queries'
 
 const Params = z.object({ id: z.uuid() })
 const Query = z.object({ after: z.coerce.number().int().min(0).optional() })

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { readSpawnConfig } from '../../../../../core/spawn/config'
-import { spawnPaths } from '../../../../../core/spawn/run-agent'
-import { databaseLoopRecords } from '../../../../../core/spawn-loop-records'
-import { spawnStory } from '../../../../../core/spawn-story'
+import { readSpawnConfig } from '#layers/atlas/core/spawn/config'
+import { spawnPaths } from '#layers/atlas/core/spawn/run-agent'
+import { databaseLoopRecords } from '#layers/atlas/core/spawn-loop-records'
+import { spawnStory } from '#layers/atlas/core/spawn-story'
 
 const Params = z.object({ id: z.uuid() })
 

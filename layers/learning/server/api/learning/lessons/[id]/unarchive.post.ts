@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { unarchiveLesson } from '../../../../../core/nightly/forgetting-curve'
+import { unarchiveLesson } from '#layers/learning/core/nightly/forgetting-curve'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { promoteSkillProposal } from '../../../../../core/skills/proposals'
+import { promoteSkillProposal } from '#layers/learning/core/skills/proposals'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 const Body = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { rejectSkillProposal } from '../../../../../core/skills/proposals'
+import { rejectSkillProposal } from '#layers/learning/core/skills/proposals'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 const Body = z.object({ note: z.string().trim().max(2_000).optional() })

@@ -1,5 +1,5 @@
-import { applySuggestion } from '../../../../../core/validation'
-import { ApplyBody, SuggestionId } from '../../../../../shared/api'
+import { applySuggestion } from '#layers/learning/core/validation'
+import { ApplyBody, SuggestionId } from '#layers/learning/shared/api'
 
 // Operators and founders: apply the suggestion as proposed (writes its destination and the audit log).
 export default defineEventHandler(async (event) => {

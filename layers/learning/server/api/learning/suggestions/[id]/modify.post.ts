@@ -1,5 +1,5 @@
-import { modifyAndApplySuggestion } from '../../../../../core/validation'
-import { ModifyBody, SuggestionId } from '../../../../../shared/api'
+import { modifyAndApplySuggestion } from '#layers/learning/core/validation'
+import { ModifyBody, SuggestionId } from '#layers/learning/shared/api'
 
 // Operators and founders: edit the suggestion, then apply it (status `modified`, both versions audited).
 export default defineEventHandler(async (event) => {

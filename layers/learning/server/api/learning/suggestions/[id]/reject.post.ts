@@ -1,5 +1,5 @@
-import { rejectSuggestion } from '../../../../../core/validation'
-import { RejectBody, SuggestionId } from '../../../../../shared/api'
+import { rejectSuggestion } from '#layers/learning/core/validation'
+import { RejectBody, SuggestionId } from '#layers/learning/shared/api'
 
 // Operators and founders: refuse the suggestion (nothing is written but the audit log).
 export default defineEventHandler(async (event) => {

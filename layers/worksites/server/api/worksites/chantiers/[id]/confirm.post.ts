@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { confirmChantier } from '../../../../../core/confirm'
+import { confirmChantier } from '#layers/worksites/core/confirm'
 
 const Params = z.object({ id: z.uuid() })
 

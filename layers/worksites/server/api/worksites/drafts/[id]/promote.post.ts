@@ -1,5 +1,5 @@
-import { promoteDraft } from '../../../../../core/drafts'
-import { PromoteInput } from '../../../../../shared/api'
+import { promoteDraft } from '#layers/worksites/core/drafts'
+import { PromoteInput } from '#layers/worksites/shared/api'
 
 // Operator: a draft becomes a planned chantier of a project, with its jobs and their tasks.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
-import { rejectDraft } from '../../../../../core/drafts'
-import { RejectInput } from '../../../../../shared/api'
+import { rejectDraft } from '#layers/worksites/core/drafts'
+import { RejectInput } from '#layers/worksites/shared/api'
 
 // Operator: a draft rejected with its reason; the classifier's calibration report counts it.
 export default defineEventHandler(async (event) => {

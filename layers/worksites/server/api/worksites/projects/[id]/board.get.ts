@@ -1,4 +1,4 @@
-import { projectBoard } from '../../../../../core/board'
+import { projectBoard } from '#layers/worksites/core/board'
 
 // Any signed-in role: the project's board, one column per task status, cards by position.
 export default defineEventHandler(async (event) => {

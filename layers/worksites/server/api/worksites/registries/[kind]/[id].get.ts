@@ -1,4 +1,4 @@
-import { registryDetail } from '../../../../../core/registry-actions'
+import { registryDetail } from '#layers/worksites/core/registry-actions'
 
 // Any signed-in role: a registry record, its timeline and the actions its status allows.
 export default defineEventHandler(async (event) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { listRegistry } from '../../../../../core/registry-actions'
-import { RegistryKindSchema } from '../../../../../shared/api'
+import { listRegistry } from '#layers/worksites/core/registry-actions'
+import { RegistryKindSchema } from '#layers/worksites/shared/api'
 
 const Params = z.object({ kind: RegistryKindSchema })
 const Query = z.object({

@@ -1,6 +1,6 @@
-import { notFound } from '../../../../../core/errors'
-import { getItem } from '../../../../../core/items'
-import { listIterations } from '../../../../../core/iterations'
+import { notFound } from '#layers/worksites/core/errors'
+import { getItem } from '#layers/worksites/core/items'
+import { listIterations } from '#layers/worksites/core/iterations'
 
 // Any signed-in role: the task's iterations (one per spawn attempt at least), in step order.
 export default defineEventHandler(async (event) => {

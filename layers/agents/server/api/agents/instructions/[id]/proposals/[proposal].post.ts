@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { decideProposal, DecideProposalBody } from '../../../../../../core/instructions/proposals'
+import { decideProposal, DecideProposalBody } from '#layers/agents/core/instructions/proposals'
 
 // The person applies (a new version; 409 when the document moved on since the proposal) or rejects the agent's proposal.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { saveVersion, SaveInstructionBody } from '../../../../../../core/instructions/documents'
+import { saveVersion, SaveInstructionBody } from '#layers/agents/core/instructions/documents'
 
 // A save: a new version row (none lost); 409 version_conflict when `baseVersion` is not the latest.
 export default defineEventHandler(async (event) => {

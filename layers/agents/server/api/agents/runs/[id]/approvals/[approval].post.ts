@@ -1,5 +1,5 @@
-import { ApprovalParams, DecisionBody, runView } from '../../../../../../core/engine/api'
-import { decideApproval } from '../../../../../../core/engine/actions'
+import { ApprovalParams, DecisionBody, runView } from '#layers/agents/core/engine/api'
+import { decideApproval } from '#layers/agents/core/engine/actions'
 
 // Operator: approve or deny a paused EXTERNAL_WRITE (the person asked, or a founder); past 72 hours it is a 409 approval_expired.
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { restoreSkillVersion, RestoreSkillBody } from '../../../../../../core/library'
+import { restoreSkillVersion, RestoreSkillBody } from '#layers/skills/core/library'
 
 const Params = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER), version: z.coerce.number().int().min(1).max(1_000_000) })
 

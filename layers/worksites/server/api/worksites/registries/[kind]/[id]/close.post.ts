@@ -1,4 +1,4 @@
-import { CloseInput } from '../../../../../../shared/api'
+import { CloseInput } from '#layers/worksites/shared/api'
 
 // Operator: a run closed, done or cancelled (a cancelled one counts against the classifier).
 export default registryActionRoute(['runs'], CloseInput, body => (body.outcome === 'cancelled'

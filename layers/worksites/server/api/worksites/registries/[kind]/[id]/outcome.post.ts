@@ -1,4 +1,4 @@
-import { OutcomeInput } from '../../../../../../shared/api'
+import { OutcomeInput } from '#layers/worksites/shared/api'
 
 // Operator: a négociation won or lost, with its note.
 export default registryActionRoute(['negociations'], OutcomeInput, body => ({ to: body.outcome, resolution: body.note ?? null }))

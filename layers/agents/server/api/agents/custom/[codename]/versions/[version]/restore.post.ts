@@ -1,5 +1,5 @@
-import { restoreCustomVersion } from '../../../../../../../core/custom/agents'
-import { customAgentPage, VersionParams } from '../../../../../../../core/custom/api'
+import { restoreCustomVersion } from '#layers/agents/core/custom/agents'
+import { customAgentPage, VersionParams } from '#layers/agents/core/custom/api'
 
 // Restores a version's configuration as a new version (history is never rewritten).
 export default defineEventHandler(async (event) => {

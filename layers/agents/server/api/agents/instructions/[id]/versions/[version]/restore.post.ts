@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { restoreVersion } from '../../../../../../../core/instructions/documents'
+import { restoreVersion } from '#layers/agents/core/instructions/documents'
 
 // Restores an old version as a new one (history is never rewritten).
 export default defineEventHandler(async (event) => {

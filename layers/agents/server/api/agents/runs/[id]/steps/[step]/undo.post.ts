@@ -1,5 +1,5 @@
-import { runView, StepParams } from '../../../../../../../core/engine/api'
-import { undoWrite } from '../../../../../../../core/engine/actions'
+import { runView, StepParams } from '#layers/agents/core/engine/api'
+import { undoWrite } from '#layers/agents/core/engine/actions'
 
 // Operator: applies a write's snapshot back (once); a write that is not undoable is a 409.
 export default defineEventHandler(async (event) => {
