@@ -9,11 +9,10 @@ import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { testEngineDeps } from '#tests/fixtures/engine-deps'
 import { agentRuns } from '#db/schema/agent-runs'
 import { hubUsers } from '#db/schema/hub'
 import { memNotes } from '#db/schema/mem'
-import { createAiFacade } from '#layers/ai/core/facade'
-import { hubToolPorts } from '#layers/atlas/core/agent-ports'
 import { classifiedMessage, createTenant } from '#layers/atlas/tests/fixtures/spawn/seed'
 import { upsertEmbeddings } from '#layers/memory/core/vectors/store'
 import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
@@ -48,16 +47,7 @@ describeOnBothDatabases('custom agent access', (database) => {
   beforeAll(async () => {
     const { db } = database()
     await db.insert(hubUsers).values({ email: OWNER.email, name: 'Owner', role: 'operator', passwordHash: 'x' })
-    const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, log: () => {} })
-    engine = {
-      db,
-      chat: request => ai.chatWithTools(request),
-      flushLedger: () => ai.flush(),
-      registry: customToolRegistry(),
-      ports: hubToolPorts({ db, embedder: offlineEmbedder(db), vaultDir: '/nonexistent', team: [], mailer: () => { throw new Error('no mail in this test') } }),
-      providers: () => ai.providers(),
-      log: () => {},
-    }
+    engine = testEngineDeps(db, { registry: customToolRegistry() })
     engine.ports = { ...engine.ports, delegate: delegatePort(() => engine) }
     const a = await createTenant(db)
     const b = await createTenant(db)

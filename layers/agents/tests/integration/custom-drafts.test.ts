@@ -6,11 +6,9 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { testEngineDeps } from '#tests/fixtures/engine-deps'
 import { agentCustom, agentCustomDrafts } from '#db/schema/custom-agents'
 import { agentInstructionVersions } from '#db/schema/agent-instructions'
-import { createAiFacade } from '#layers/ai/core/facade'
-import { hubToolPorts } from '#layers/atlas/core/agent-ports'
-import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { draftPorts } from '../../core/custom/draft-ports'
 import { customToolRegistry } from '../../core/custom/delegation'
 import { discardDraft, filterSuggestedTools, listDrafts, ownDraft, saveDraft, SaveDraftBody } from '../../core/custom/drafts'
@@ -38,16 +36,7 @@ describeOnBothDatabases('custom agent drafts', (database) => {
 
   beforeAll(async () => {
     const { db } = database()
-    const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, log: () => {} })
-    deps = {
-      db,
-      chat: request => ai.chatWithTools(request),
-      flushLedger: () => ai.flush(),
-      registry: customToolRegistry(),
-      ports: { ...hubToolPorts({ db, embedder: offlineEmbedder(db), vaultDir: '/nonexistent', team: [], mailer: () => { throw new Error('no mail in this test') } }), ...draftPorts(db) },
-      providers: () => ai.providers(),
-      log: () => {},
-    }
+    deps = testEngineDeps(db, { registry: customToolRegistry(), ports: draftPorts(db) })
   })
 
   it('stores a draft, never an agent, with the suggested tools filtered and the refused ones said; undo withdraws it', async () => {

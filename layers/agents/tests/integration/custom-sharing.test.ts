@@ -4,10 +4,8 @@
 // no WRITE run (a sharee's role narrows the run); revoking takes effect on the next request.
 import { beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { testEngineDeps } from '#tests/fixtures/engine-deps'
 import { hubUsers } from '#db/schema/hub'
-import { createAiFacade } from '#layers/ai/core/facade'
-import { hubToolPorts } from '#layers/atlas/core/agent-ports'
-import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { customRunContext } from '../../core/custom/access'
 import { ConfigBody, createCustomAgent, customAgentView, listCustomAgents, saveCustomAgent, setKilled } from '../../core/custom/agents'
 import { customAgentPage } from '../../core/custom/api'
@@ -34,16 +32,7 @@ describeOnBothDatabases('custom agent sharing', (database) => {
   beforeAll(async () => {
     const { db } = database()
     await db.insert(hubUsers).values([OWNER, USER, EDITOR, FULL, VIEWER, STRANGER].map(person => ({ email: person.email, name: person.email, role: person.role, passwordHash: 'x' })))
-    const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, log: () => {} })
-    engine = {
-      db,
-      chat: request => ai.chatWithTools(request),
-      flushLedger: () => ai.flush(),
-      registry: customToolRegistry(),
-      ports: hubToolPorts({ db, embedder: offlineEmbedder(db), vaultDir: '/nonexistent', team: [], mailer: () => { throw new Error('no mail in this test') } }),
-      providers: () => ai.providers(),
-      log: () => {},
-    }
+    engine = testEngineDeps(db, { registry: customToolRegistry() })
     await createCustomAgent(db, OWNER, { ...ConfigBody.parse({ nickname: 'Shared', allowlist: { tools: ['recall_memory', 'create_work_item'] } }), codename: 'shared-bot' })
     await shareAgent(db, OWNER, 'shared-bot', { email: USER.email, level: 'use' })
     await shareAgent(db, OWNER, 'shared-bot', { email: EDITOR.email, level: 'edit' })

@@ -7,14 +7,12 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { testEngineDeps } from '#tests/fixtures/engine-deps'
 import { agentRuns } from '#db/schema/agent-runs'
 import { agentTriggerFires } from '#db/schema/custom-agents'
 import { hubUsers } from '#db/schema/hub'
 import { skillVersions } from '#db/schema/skills'
 import { workTransitions } from '#db/schema/worksites'
-import { createAiFacade } from '#layers/ai/core/facade'
-import { hubToolPorts } from '#layers/atlas/core/agent-ports'
-import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { customRunContext } from '../../core/custom/access'
 import { createCustomAgent, saveCustomAgent, ConfigBody, setKilled, customAgentView } from '../../core/custom/agents'
 import { customToolRegistry } from '../../core/custom/delegation'
@@ -38,16 +36,7 @@ describeOnBothDatabases('custom agent triggers', (database) => {
   beforeAll(async () => {
     const { db } = database()
     await db.insert(hubUsers).values({ email: OWNER.email, name: 'Owner', role: 'operator', passwordHash: 'x' })
-    const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, log: () => {} })
-    engine = {
-      db,
-      chat: request => ai.chatWithTools(request),
-      flushLedger: () => ai.flush(),
-      registry: customToolRegistry(),
-      ports: hubToolPorts({ db, embedder: offlineEmbedder(db), vaultDir: '/nonexistent', team: [], mailer: () => { throw new Error('no mail in this test') } }),
-      providers: () => ai.providers(),
-      log: () => {},
-    }
+    engine = testEngineDeps(db, { registry: customToolRegistry() })
   })
 
   it('fires a schedule once per due time across two dispatchers', async () => {

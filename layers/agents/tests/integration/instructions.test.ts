@@ -6,13 +6,10 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { testEngineDeps } from '#tests/fixtures/engine-deps'
 import { agentInstructions } from '#db/schema/agent-instructions'
-import { createAiFacade } from '#layers/ai/core/facade'
-import { hubToolPorts } from '#layers/atlas/core/agent-ports'
-import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { undoWrite } from '../../core/engine/actions'
 import { chatRunContext } from '../../core/engine/chat'
-import { firstToolRegistry } from '../../core/engine/first-tools'
 import { createRun, driveRun, type EngineDeps } from '../../core/engine/loop'
 import type { PromptLayer } from '../../core/engine/prompt'
 import { runSteps } from '../../core/engine/store'
@@ -33,16 +30,7 @@ describeOnBothDatabases('instructions', (database) => {
 
   beforeAll(async () => {
     const { db } = database()
-    const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, log: () => {} })
-    deps = {
-      db,
-      chat: request => ai.chatWithTools(request),
-      flushLedger: () => ai.flush(),
-      registry: firstToolRegistry(),
-      ports: hubToolPorts({ db, embedder: offlineEmbedder(db), vaultDir: '/nonexistent', team: [], mailer: () => { throw new Error('no mail in this test') } }),
-      providers: () => ai.providers(),
-      log: () => {},
-    }
+    deps = testEngineDeps(db)
   })
 
   it('keeps every save as a version, one active document per person, for its owner only', async () => {

@@ -6,10 +6,9 @@
 // and the step says why.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
-import { hubToolPorts } from '#layers/atlas/core/agent-ports'
+import { testEngineDeps } from '#tests/fixtures/engine-deps'
 import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { chatRunContext } from '#layers/agents/core/engine/chat'
-import { firstToolRegistry } from '#layers/agents/core/engine/first-tools'
 import { createRun, driveRun, type EngineDeps } from '#layers/agents/core/engine/loop'
 import type { PromptLayer } from '#layers/agents/core/engine/prompt'
 import { runSteps } from '#layers/agents/core/engine/store'
@@ -37,17 +36,7 @@ describeOnBothDatabases('the router\'s model branch in a run', (database) => {
   beforeAll(async () => {
     const { db } = database()
     model = await startScriptedModel()
-    const ai = model.facade(db)
-    deps = {
-      db,
-      chat: request => ai.chatWithTools(request),
-      flushLedger: () => ai.flush(),
-      registry: firstToolRegistry(),
-      ports: hubToolPorts({ db, embedder: offlineEmbedder(db), vaultDir: '/nonexistent', team: [], mailer: () => { throw new Error('no mail in this test') } }),
-      providers: () => ai.providers(),
-      skillRouter: skillRouterPort(db, offlineEmbedder(db)),
-      log: () => {},
-    }
+    deps = testEngineDeps(db, { ai: model.facade(db), skillRouter: skillRouterPort(db, offlineEmbedder(db)) })
     await seedBuiltInSkills(db)
   })
   afterAll(async () => {

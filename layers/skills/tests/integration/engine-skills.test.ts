@@ -6,13 +6,11 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { testEngineDeps } from '#tests/fixtures/engine-deps'
 import { skillRuns, skills } from '#db/schema/skills'
-import { createAiFacade } from '#layers/ai/core/facade'
-import { hubToolPorts } from '#layers/atlas/core/agent-ports'
 import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { undoWrite } from '#layers/agents/core/engine/actions'
 import { chatRunContext } from '#layers/agents/core/engine/chat'
-import { firstToolRegistry } from '#layers/agents/core/engine/first-tools'
 import { createRun, driveRun, type EngineDeps } from '#layers/agents/core/engine/loop'
 import type { PromptLayer } from '#layers/agents/core/engine/prompt'
 import { runSteps } from '#layers/agents/core/engine/store'
@@ -34,17 +32,7 @@ describeOnBothDatabases('skills in a run', (database) => {
 
   beforeAll(async () => {
     const { db } = database()
-    const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, log: () => {} })
-    deps = {
-      db,
-      chat: request => ai.chatWithTools(request),
-      flushLedger: () => ai.flush(),
-      registry: firstToolRegistry(),
-      ports: hubToolPorts({ db, embedder: offlineEmbedder(db), vaultDir: '/nonexistent', team: [], mailer: () => { throw new Error('no mail in this test') } }),
-      providers: () => ai.providers(),
-      skillRouter: skillRouterPort(db, offlineEmbedder(db)),
-      log: () => {},
-    }
+    deps = testEngineDeps(db, { skillRouter: skillRouterPort(db, offlineEmbedder(db)) })
     await seedBuiltInSkills(db)
   })
 
