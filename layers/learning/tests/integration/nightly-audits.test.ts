@@ -5,8 +5,8 @@
 // non-relevant verdict, keeps an active one relevant, logs once per date and puts the verdict
 // in the morning mail; the persona drift scores a modified agent above an untouched one, only
 // on the 1st, top 3 in the mail; the dry-run of each writes nothing (tables and vault).
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { Db } from '#db/client'
@@ -16,7 +16,7 @@ import { memNotes } from '#db/schema/mem'
 import { workProjects } from '#db/schema/worksites'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { runTs } from '#tests/helpers/processes'
-import { everyTableDigest } from '#tests/helpers/table-digest'
+import { everyTableDigest, folderContents } from '#tests/helpers/table-digest'
 import { seedAgents } from '#layers/agents/core/seed'
 import { ROSTER } from '#layers/agents/core/roster/index'
 import { runConsolidation } from '../../core/nightly/consolidation'
@@ -31,20 +31,6 @@ const RULES = {
 }
 const DENSE = ['| Month | Quotes | Won | Revenue |', '|---|---|---|---|', ...Array.from({ length: 12 }, (_, i) => `| ${i + 1} | ${10 + i} | ${i} | ${1000 * i} |`)].join('\n')
 const WORDY = ['| Term | Meaning |', '|---|---|', ...Array.from({ length: 12 }, (_, i) => `| term ${i} | what it means |`)].join('\n')
-
-function vaultFiles(dir: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const walk = (d: string) => {
-    if (!existsSync(d)) return
-    for (const name of readdirSync(d)) {
-      const p = join(d, name)
-      if (statSync(p).isDirectory()) walk(p)
-      else out[relative(dir, p)] = readFileSync(p, 'utf8')
-    }
-  }
-  walk(dir)
-  return out
-}
 
 async function note(db: Db, path: string, body: string, space: 'permanent' | 'inbox' = 'permanent'): Promise<void> {
   await db.insert(memNotes).values({ path, space, title: path, body, size: body.length, fileModifiedAt: new Date() })
@@ -183,7 +169,7 @@ describeOnBothDatabases('nightly audits', (database) => {
     const { db } = database()
     await plant(db)
     const tables = await everyTableDigest(db)
-    const vault = vaultFiles(folders.vaultDir)
+    const vault = folderContents(folders.vaultDir)
     const env = { NIGHTLY_DIVERGENCE_RULES: rulesFile }
     for (const name of ['divergence-audit', 'obsolescence-audit', 'persona-drift']) {
       const dry = await run(['--only', name], env)
@@ -196,7 +182,7 @@ describeOnBothDatabases('nightly audits', (database) => {
     const onFirst = await runConsolidation({ db, ai: model.facade(db), vaultDir: folders.vaultDir, now: new Date('2026-04-01T04:00:00Z'), dryRun: true, log: () => {}, env }, { only: 'persona-drift' })
     expect(onFirst.features[0]!.counts).toMatchObject({ drifted: 1, recorded: 0 })
     expect(await everyTableDigest(db)).toEqual(tables)
-    expect(vaultFiles(folders.vaultDir)).toEqual(vault)
+    expect(folderContents(folders.vaultDir)).toEqual(vault)
     expect(model.requests()).toHaveLength(0)
   }, 240_000)
 })

@@ -6,8 +6,8 @@
 // summary goes to the team only when the night produced something; the default
 // dry-run writes nothing (every table and the vault folder compared before/after).
 import { randomUUID } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { Db } from '#db/client'
@@ -17,7 +17,7 @@ import { memEmbeddings, MEM_EMBEDDING_DIMENSIONS } from '#db/schema/mem'
 import { opsAlerts } from '#db/schema/ops'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { runTs } from '#tests/helpers/processes'
-import { everyTableDigest } from '#tests/helpers/table-digest'
+import { everyTableDigest, folderContents } from '#tests/helpers/table-digest'
 import { recall } from '#layers/memory/core/recall/engine'
 import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { runConsolidation } from '../../core/nightly/consolidation'
@@ -43,20 +43,6 @@ async function embedScar(db: Db, id: number, title: string, embedding: number[])
 
 async function cost(db: Db, actor: string, at: Date, usd: number): Promise<void> {
   await db.insert(aiConsumption).values({ callId: randomUUID(), at, kind: 'completion', provider: 'mistral', model: 'm', modelRequested: 'm', feature: 'test', actor, outcome: 'ok', costUsd: usd, durationMs: 1 })
-}
-
-function vaultFiles(dir: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const walk = (d: string) => {
-    if (!existsSync(d)) return
-    for (const name of readdirSync(d)) {
-      const p = join(d, name)
-      if (statSync(p).isDirectory()) walk(p)
-      else out[relative(dir, p)] = readFileSync(p, 'utf8')
-    }
-  }
-  walk(dir)
-  return out
 }
 
 describeOnBothDatabases('nightly consolidation', (database) => {
@@ -111,7 +97,7 @@ describeOnBothDatabases('nightly consolidation', (database) => {
     const { db } = database()
     const planted = await plantNight(db)
     const tables = await everyTableDigest(db)
-    const vault = vaultFiles(folders.vaultDir)
+    const vault = folderContents(folders.vaultDir)
     const dry = await run([])
     expect(dry.code, dry.output).toBe(0)
     const out = report(dry.output)
@@ -122,7 +108,7 @@ describeOnBothDatabases('nightly consolidation', (database) => {
     expect(feature(dry.output, 'forgetting-curve').items).toEqual([{ lessonId: planted.forgotten.id }])
     expect(feature(dry.output, 'cost-ticket').counts).toMatchObject({ alerts: 1 })
     expect(await everyTableDigest(db)).toEqual(tables)
-    expect(vaultFiles(folders.vaultDir)).toEqual(vault)
+    expect(folderContents(folders.vaultDir)).toEqual(vault)
     expect(model.requests()).toHaveLength(0)
   }, 120_000)
 
