@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser, signInPage } from '../helpers/browser'
+import { hydrated, launchBrowser, signInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 import { atlasInbox } from '#db/schema/atlas'
 import { opsAlerts, opsWorkers } from '#db/schema/ops'
@@ -197,6 +197,8 @@ describe('the branded error page', () => {
       await page.getByTestId('hub-error').waitFor()
       expect(await page.getByTestId('hub-error-status').innerText()).toBe('404')
       expect(await page.locator('body').innerText()).not.toMatch(/\[GET\]|Page not found: \/|statusCode/)
+      // The button's handler exists only once Vue has hydrated; a loaded machine clicked before it did.
+      await hydrated(page)
       await page.getByTestId('hub-error-back').click()
       await page.waitForURL(/\/hub$/)
       await page.getByTestId('automations-table').waitFor()
