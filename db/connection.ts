@@ -3,6 +3,7 @@
 import postgres from 'postgres'
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
 import * as schema from './schema'
+import { SESSION_SETTINGS } from './session-settings'
 import { DatabaseSetupError } from './errors'
 
 export type Db = PostgresJsDatabase<typeof schema>
@@ -32,7 +33,7 @@ export function redactUrl(url: string): string {
 }
 
 export function connect(url: string, max: number): Sql {
-  return postgres(url, { max, onnotice: () => {}, connect_timeout: 10, idle_timeout: 30 })
+  return postgres(url, { max, onnotice: () => {}, connect_timeout: 10, idle_timeout: 30, connection: SESSION_SETTINGS })
 }
 
 /**

@@ -4,6 +4,7 @@
 // another connection after statements that may have left state in it; a connection holding
 // the backend idle for too long is rolled back.
 import type { PGlite } from '@electric-sql/pglite'
+import { SESSION_SETTINGS_SQL } from './session-settings'
 
 interface Pending {
   handlerId: number
@@ -23,8 +24,8 @@ export const SYNC = 0x53
 export const SIMPLE_QUERY = 0x51
 export const TERMINATE = 0x58
 export const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4])
-/** DISCARD ALL but DEALLOCATE ALL of protocol statements (names are per connection) and the advisory-lock release. */
-const RESET_SESSION = 'CLOSE ALL; RESET SESSION AUTHORIZATION; RESET ALL; UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES; '
+/** DISCARD ALL but DEALLOCATE ALL of protocol statements (names are per connection) and the advisory-lock release; then the sessions' own settings. */
+const RESET_SESSION = `CLOSE ALL; RESET SESSION AUTHORIZATION; RESET ALL; ${SESSION_SETTINGS_SQL}UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES; `
   // SQL-level PREPARE has no per-connection name: those are dropped too.
   + 'DO $$DECLARE s text; BEGIN FOR s IN SELECT name FROM pg_prepared_statements WHERE from_sql LOOP EXECUTE format(\'DEALLOCATE %I\', s); END LOOP; END$$'
 /** The one command the multiplexer answers itself: a pg_dump of the database (see scripts/db-backup.ts). */

@@ -9,6 +9,7 @@ import { DatabaseSetupError } from './errors'
 import { isProcessAlive as processAlive } from './process'
 import { embeddedPassword, ensurePrivateDataDir, makePrivate } from './embedded-files'
 import { DEFAULT_IDLE_TX_TIMEOUT_MS } from './embedded-socket'
+import { SESSION_SETTINGS_SQL } from './session-settings'
 
 export { embeddedPassword } from './embedded-files'
 
@@ -162,6 +163,8 @@ export async function startEmbeddedServer(dataDir: string, options: { port?: num
     )
   }
   makePrivate(dataDir)
+  // The one backend ignores the clients' startup parameters: the sessions' settings are set on it.
+  await pglite.exec(SESSION_SETTINGS_SQL)
   const server = await serveOverSocket(pglite, { host: '127.0.0.1', port: options.port ?? 0, maxConnections: 64, password, idleTransactionTimeoutMs: idleMs, log })
   const url = `postgres://postgres@127.0.0.1:${server.port}/postgres`
   writeSync(fd, JSON.stringify({ pid: process.pid, url } satisfies OwnerRecord))

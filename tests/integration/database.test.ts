@@ -70,6 +70,12 @@ describeOnBothDatabases('database', (database) => {
     // Without parameters, text with two statements still runs (a simple query cannot be prepared).
     await expect(db.execute(raw.raw('select 1; select 2'))).resolves.toBeDefined()
   })
+
+  it('plans every prepared statement with its values (no generic plan after five runs)', async () => {
+    const { db } = database()
+    const [row] = await db.execute<{ mode: string }>(raw`select current_setting('plan_cache_mode') as mode`)
+    expect(row!.mode).toBe('force_custom_plan')
+  })
 })
 
 class RollbackProbe extends Error {}

@@ -53,6 +53,8 @@ describe('the embedded socket', () => {
     expect((await hub`show statement_timeout`)[0]!.statement_timeout).toBe('0')
     expect((await hub`show time zone`)[0]!.TimeZone).not.toBe('Pacific/Kiritimati')
     expect((await hub`show work_mem`)[0]!.work_mem).not.toBe('64kB')
+    // The reset between clients keeps the sessions' own settings (db/session-settings.ts).
+    expect((await hub`show plan_cache_mode`)[0]!.plan_cache_mode).toBe('force_custom_plan')
     await expect(hub.unsafe('execute mine')).rejects.toThrow(/does not exist/)
     await expect(hub`select * from scratch`).rejects.toThrow(/does not exist/)
     // A slow query is not cut by the other client's 1 ms timeout.
