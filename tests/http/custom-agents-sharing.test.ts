@@ -1,9 +1,10 @@
 // Custom agents' sharing, drafts and studio policy through the built hub (issue 21 Deliver 6,
 // 8, P3): a level too low is 403 with data.code share_level_too_low (use cannot edit, edit
-// cannot change the access, full can); a viewer holding `full` still makes no WRITE run;
-// revoking answers 404 on the next request. The chat's draft_custom_agent stores a draft the
-// person saves with only the tools they confirmed (400 unconfirmed_tools otherwise); a draft
-// is its person's only. Only a founder sets the studio policy.
+// cannot change the access, full can); any level opens the agent's runs (its activity); a
+// viewer holding `full` still makes no WRITE run; revoking answers 404 on the next request.
+// The chat's draft_custom_agent stores a draft the person saves with only the tools they
+// confirmed (400 unconfirmed_tools otherwise); a draft is its person's only. Only a founder
+// sets the studio policy.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { signInEveryRole, startHub, type Hub } from '../helpers/hub'
 
@@ -48,7 +49,12 @@ it('shares an agent by level: use cannot edit, edit cannot change the access, fu
   expect((await call('POST', '/agents/custom/http-shared/shares', 'operator', { email: VIEWER, level: 'owner' })).json.data).toMatchObject({ code: 'bad_input' })
   expect((await call('POST', '/agents/custom/http-shared/shares', 'operator', { email: 'nobody@studio.test', level: 'use' })).json.data).toMatchObject({ code: 'unknown_person' })
 
+  const ownersRun = await call('POST', '/agents/custom/http-shared/runs', 'operator', { request: 'What do you watch?' })
+  expect(ownersRun.status).toBe(200)
+  expect((await call('GET', `/agents/runs/${ownersRun.json.run.id}`, 'viewer')).status).toBe(404)
   expect((await call('POST', '/agents/custom/http-shared/shares', 'operator', { email: VIEWER, level: 'use' })).json.shares).toEqual([expect.objectContaining({ email: VIEWER, level: 'use' })])
+  // `use` sees the agent's activity: the owner's run opens for the sharee, step by step.
+  expect((await call('GET', `/agents/runs/${ownersRun.json.run.id}`, 'viewer')).json.run).toMatchObject({ id: ownersRun.json.run.id, agent: 'http-shared' })
   const listed = await call('GET', '/agents/custom', 'viewer')
   expect(listed.json.agents).toEqual([expect.objectContaining({ codename: 'http-shared', level: 'use', shared: true })])
   const page = (await call('GET', '/agents/custom/http-shared', 'viewer')).json
@@ -77,6 +83,7 @@ it('shares an agent by level: use cannot edit, edit cannot change the access, fu
 
   expect((await call('DELETE', '/agents/custom/http-shared/shares', 'operator', { email: VIEWER })).json.shares).toEqual([])
   expect((await call('GET', '/agents/custom/http-shared', 'viewer')).status).toBe(404)
+  expect((await call('GET', `/agents/runs/${ownersRun.json.run.id}`, 'viewer')).status).toBe(404)
   expect((await call('POST', '/agents/custom/http-shared/runs', 'viewer', { request: 'hello' })).status).toBe(404)
   expect((await call('GET', '/agents/custom', 'viewer')).json.agents).toEqual([])
 })

@@ -43,6 +43,12 @@ export async function agentAtLevel(db: Db, person: Person, name: string, needed:
   return { agent, level }
 }
 
+/** Whether the person may see a custom agent's activity (any level, `use` included): its runs' pages read this. */
+export async function seesActivityOf(db: Db, person: Person, codename: string): Promise<boolean> {
+  const [agent] = await db.select({ codename: agentCustom.codename, ownerEmail: agentCustom.ownerEmail }).from(agentCustom).where(eq(agentCustom.codename, codename))
+  return !!agent && (await accessLevel(db, person, agent)) !== null
+}
+
 export interface ShareRow { email: string, level: AccessLevel, grantedBy: string, createdAt: Date }
 
 export async function listShares(db: Db, codename: string): Promise<ShareRow[]> {

@@ -57,10 +57,15 @@ export interface RunView {
 }
 
 /** A run as its page shows it; only the person it acted for and founders may read it. */
-export async function runView(db: Db, id: string, viewer: { email: string, role: PersonRole }): Promise<RunView> {
+/**
+ * The run as its page shows it, to the person it acted for, its owner or a founder; and to
+ * whoever `sharedAgent` says may see the agent's activity (a custom agent shared with them).
+ */
+export async function runView(db: Db, id: string, viewer: { email: string, role: PersonRole }, sharedAgent?: (agent: string) => Promise<boolean>): Promise<RunView> {
   const run = await getRun(db, id)
   if (!run) throw new EngineError('not_found', `no run ${id}`, 404)
-  if (run.actingEmail !== viewer.email && run.ownerEmail !== viewer.email && viewer.role !== 'founder') throw new EngineError('not_found', `no run ${id}`, 404)
+  const own = run.actingEmail === viewer.email || run.ownerEmail === viewer.email || viewer.role === 'founder'
+  if (!own && !(await sharedAgent?.(run.agent))) throw new EngineError('not_found', `no run ${id}`, 404)
   const [steps, approvals] = await Promise.all([runSteps(db, id), runApprovals(db, id)])
   const seen = new Set<string>()
   const sources: ToolSource[] = []

@@ -27,11 +27,13 @@ describeOnBothDatabases('recall made fast', (database, kind) => {
     await db.execute(sql`analyze mem_embeddings`)
   }, 120_000)
 
-  it('indexes the vectors in half precision on PostgreSQL (full on PGlite) and the text without a pending list', async () => {
+  it('indexes the vectors in half precision with a denser graph on PostgreSQL (full, default build on PGlite) and the text without a pending list', async () => {
     const { db } = database()
     const rows = await db.execute<{ name: string, def: string, options: string[] | null }>(sql`select c.relname as name, pg_get_indexdef(c.oid) as def, c.reloptions as options
       from pg_class c where c.relname in ('mem_embeddings_embedding_hnsw_idx', 'mem_embeddings_tsv_idx') order by 1`)
     expect(rows[0]!.def).toMatch(kind === 'native' ? /USING hnsw \(\(\(embedding\)::halfvec\(1024\)\) halfvec_cosine_ops\)/ : /USING hnsw \(embedding vector_cosine_ops\)/)
+    // Built with ef_construction 128 on PostgreSQL (migration 0039), pgvector's defaults on PGlite.
+    expect(rows[0]!.options).toEqual(kind === 'native' ? ['m=16', 'ef_construction=128'] : null)
     expect(await halfPrecisionIndex(db)).toBe(kind === 'native')
     expect(rows[1]!.options).toEqual(['fastupdate=false'])
   })

@@ -46,7 +46,7 @@ describeOnBothDatabases('re-embedding the index at another dimension', (database
     expect(column).toMatchObject({ dimensions: 256, nulls: 0, next: 0 })
     const [index] = await db.execute<{ definition: string }>(sql`select indexdef as definition from pg_indexes where indexname = 'mem_embeddings_embedding_hnsw_idx'`)
     // In the precision it had: half on PostgreSQL, full on PGlite (migration 0029).
-    expect(index!.definition).toMatch(kind === 'native' ? /hnsw \(\(\(embedding\)::halfvec\(256\)\) halfvec_cosine_ops\)/ : /hnsw \(embedding vector_cosine_ops\)/)
+    expect(index!.definition).toMatch(kind === 'native' ? /hnsw \(\(\(embedding\)::halfvec\(256\)\) halfvec_cosine_ops\) WITH \(m='16', ef_construction='128'\)/ : /hnsw \(embedding vector_cosine_ops\)$/)
 
     // This process (which read 1024 before) learns the new dimension from the first 256-dimension vector.
     expect(await indexDimensions(db)).toBe(1024)

@@ -61,8 +61,8 @@ describe('lexical query words', () => {
 })
 
 describe('hnsw.ef_search', () => {
-  it('covers the over-fetch, from 100 (above pgvector\'s default 40) to its maximum 1000', () => {
-    expect(efSearchFor(15)).toBe(100)
+  it('covers the over-fetch, from 60 (above pgvector\'s default 40) to its maximum 1000', () => {
+    expect(efSearchFor(15)).toBe(60)
     expect(efSearchFor(300)).toBe(300)
     expect(efSearchFor(5000)).toBe(1000)
   })

@@ -1,3 +1,4 @@
+import { seesActivityOf } from '#layers/agents/core/custom/sharing'
 import { RunIdParams, runView } from '#layers/agents/core/engine/api'
 import { runProgress } from '#layers/agents/core/engine/chat'
 
@@ -8,13 +9,14 @@ const MAX_MS = 10 * 60_000
 // Server-sent events of one run as the engine writes it (the chat panel): a `step` event per
 // new step row, a `status` event when the status changes, and `done` with the run's view (answer,
 // sources, skills) once it no longer runs (ended, or waiting for an approval). Reads the run's
-// rows every 250 ms (one indexed query each); only the run's person or a founder may follow it.
+// rows every 250 ms (one indexed query each); whoever may open the run's page may follow it.
 export default defineEventHandler(async (event) => {
   const { id } = agentParams(event, RunIdParams)
   const user = currentUser(event)
   const db = await useDb()
   // Access first: a 404 before the stream opens for anyone else's run.
-  await agentCall(() => runView(db, id, user))
+  const shared = (agent: string) => seesActivityOf(db, user, agent)
+  await agentCall(() => runView(db, id, user, shared))
   const stream = createEventStream(event)
   let seq = 0
   let status = ''
@@ -43,7 +45,7 @@ export default defineEventHandler(async (event) => {
         await stream.push({ event: 'status', data: status })
       }
       if (status !== 'running') {
-        await stream.push({ event: 'done', data: JSON.stringify(await runView(db, id, user)) })
+        await stream.push({ event: 'done', data: JSON.stringify(await runView(db, id, user, shared)) })
         await stop()
       }
       else if (Date.now() - started > MAX_MS) {
