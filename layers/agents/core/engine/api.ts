@@ -56,7 +56,6 @@ export interface RunView {
   skills: string[]
 }
 
-/** A run as its page shows it; only the person it acted for and founders may read it. */
 /**
  * The run as its page shows it, to the person it acted for, its owner or a founder; and to
  * whoever `sharedAgent` says may see the agent's activity (a custom agent shared with them).

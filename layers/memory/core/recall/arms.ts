@@ -75,7 +75,6 @@ export function halfvecExpression(dimensions: number): string {
   return `(embedding::${halfvecType(dimensions)})`
 }
 
-/** The HNSW index's definition for a column of `dimensions`: the migration's, and the re-embed's after a swap. */
 /**
  * How the PostgreSQL index is built (migration 0039): twice pgvector's default
  * ef_construction, a better-connected graph that answers a small ef_search (EF_SEARCH_MIN)
@@ -84,6 +83,7 @@ export function halfvecExpression(dimensions: number): string {
  */
 export const HNSW_BUILD = 'with (m = 16, ef_construction = 128)'
 
+/** The HNSW index's definition for a column of `dimensions`: the migration's, and the re-embed's after a swap. */
 export function hnswIndexDefinition(dimensions: number, halfPrecision: boolean): string {
   return halfPrecision
     ? `create index mem_embeddings_embedding_hnsw_idx on mem_embeddings using hnsw (${halfvecExpression(dimensions)} halfvec_cosine_ops) ${HNSW_BUILD}`
