@@ -25,6 +25,7 @@ import {
   CANCEL_REQUEST, GSSENC_REQUEST, PROTOCOL_3, SSL_REQUEST, completeMessageLength, errorResponse, md5PasswordRequest,
   mayChangeSession, namespaceNames, passwordMatches, queryText, readyForQuery, startupParameters, statementText, textRows,
 } from './embedded-wire'
+import { SESSION_SETTINGS_SQL } from './session-settings'
 
 export { DEFAULT_IDLE_TX_TIMEOUT_MS, DUMP_COMMAND }
 
@@ -224,6 +225,8 @@ class Connection {
               await this.db.execProtocolRawStream(parse, { onRawData: () => {} }).catch(logged('preparing a statement again after a dump'))
               await this.db.execProtocolRawStream(SYNC_MESSAGE, { onRawData: () => {} }).catch(logged('preparing a statement again after a dump'))
             }
+            // Its session's end may have reset the backend's settings too.
+            await this.db.execProtocolRawStream(simpleQuery(SESSION_SETTINGS_SQL), { onRawData: () => {} }).catch(logged('setting the sessions\' settings again after a dump'))
           })
         }
         const text = await file.text()

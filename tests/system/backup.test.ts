@@ -55,6 +55,8 @@ describe('db:backup and db:restore', () => {
       writing = false
       await load
       expect(backup.code, backup.output).toBe(0)
+      // The dump's own session inside PGlite leaves the sessions' settings as they were.
+      expect((await writer<{ plan_cache_mode: string }[]>`show plan_cache_mode`)[0]!.plan_cache_mode).toBe('force_custom_plan')
       expect(backup.output).toContain(`backup written to ${out}`)
       expect(statSync(out).mode & 0o777).toBe(0o600)
       expect(writes).toBeGreaterThan(5)
