@@ -10,6 +10,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import type { SourceType } from '../sources'
 import { SOURCE_TYPES } from '../sources'
+import { FUZZY_MIN_LENGTH } from './fuzzy'
 import type { Candidate } from './types'
 
 export interface ArmFilter {
@@ -45,6 +46,16 @@ export function efSearchFor(limit: number): number {
 export function textArrayLiteral(values: readonly string[]): string {
   return `{${values.map(value => `"${value.replace(/[\\"]/g, match => `\\${match}`)}"`).join(',')}}`
 }
+
+/**
+ * A scar's importance and creation time, read with the arm's own rows for the re-rank (the
+ * alias `lesson`): one statement fewer per recall than a lookup of the candidates afterwards.
+ */
+function lessonJoin(alias: string): SQL {
+  return sql.raw(`left join learn_lessons lesson on ${alias}.source_type = 'scar' and lesson.id = (case when ${alias}.source_id ~ '^[0-9]{1,18}$' then ${alias}.source_id::bigint end)`)
+}
+
+const LESSON_COLUMNS = sql.raw('lesson.importance as lesson_importance, lesson.created_at as lesson_created_at, lesson.id is not null as is_lesson')
 
 function filters(filter: ArmFilter): SQL {
   const parts: SQL[] = []
@@ -130,8 +141,9 @@ export function semanticQuery(vector: string, model: string, filter: ArmFilter, 
     order by ${order}
     limit ${filter.limit}
   )
-  select source_type, source_id, title, snippet, agent, (1 - distance)::float8 as score
-  from candidates order by distance, source_type, source_id`
+  select c.source_type, c.source_id, c.title, c.snippet, c.agent, (1 - c.distance)::float8 as score, ${LESSON_COLUMNS}
+  from candidates c ${lessonJoin('c')}
+  order by c.distance, c.source_type, c.source_id`
 }
 
 /**
@@ -154,17 +166,19 @@ function exactSemanticQuery(vector: string, model: string, filter: ArmFilter): S
     where e.model = ${model} ${filters(filter)}
   ),
   nearest as (select id, distance from candidates order by distance, source_type, source_id limit ${filter.limit})
-  select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, (1 - n.distance)::float8 as score
-  from nearest n join mem_embeddings e on e.id = n.id
+  select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, (1 - n.distance)::float8 as score, ${LESSON_COLUMNS}
+  from nearest n join mem_embeddings e on e.id = n.id ${lessonJoin('e')}
   order by n.distance, e.source_type, e.source_id`
 }
 
 /**
  * Rows matching `query` by ts_rank, each with how many of `counted`'s stems it holds
  * (`matched` of `total`): the relevance floor's lexical test (floor.ts). `head` defines
- * `qq(q, counted)`.
+ * `qq(q, counted)`; `unknown` (a boolean over those CTEs) says whether a query word's stem is
+ * missing from the vault, so the typo search runs only then. The statement always returns a
+ * row at least (one with no source when nothing matched) to carry that answer.
  */
-function rankedByText(head: SQL, filter: ArmFilter): SQL {
+function rankedByText(head: SQL, unknown: SQL, filter: ArmFilter): SQL {
   return sql`with ${head},
   r as (
     select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, ts_rank(e.tsv, qq.q)::float8 as score, e.tsv
@@ -173,10 +187,10 @@ function rankedByText(head: SQL, filter: ArmFilter): SQL {
     order by score desc, e.source_type, e.source_id
     limit ${filter.limit}
   ),
-  s as (select array(select distinct m[1] from qq, regexp_matches(qq.counted::text, '''([^'']+)''', 'g') as m) as stems)
+  s as (select array(select distinct m[1] from qq, regexp_matches(qq.counted::text, '''([^'']+)''', 'g') as m) as stems, ${unknown} as unknown)
   select r.source_type, r.source_id, r.title, r.snippet, r.agent, r.score,
-    (select count(*) from unnest(tsvector_to_array(r.tsv)) as l where l = any(s.stems))::int as matched, cardinality(s.stems) as total
-  from r, s
+    (select count(*) from unnest(tsvector_to_array(r.tsv)) as l where l = any(s.stems))::int as matched, cardinality(s.stems) as total, s.unknown, ${LESSON_COLUMNS}
+  from s left join r on true ${lessonJoin('r')}
   order by r.score desc, r.source_type, r.source_id`
 }
 
@@ -215,7 +229,8 @@ export async function commonStems(db: Db, now = Date.now()): Promise<Record<stri
  * The lexical arm over the query's terms (tsTerm of each word): the terms that are not
  * common (commonStems) OR-ed; when every term is common, all of them AND-ed (the chunks
  * holding every common word, far fewer). A phrase is as common as its rarest part. The floor
- * still counts every term's stems, matched or not.
+ * still counts every term's stems, matched or not. A one-word term whose stem the vault's
+ * lexicon lacks (FUZZY_MIN_LENGTH letters or more: what fuzzy.ts would expand) sets `unknown`.
  */
 export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<string, number> = {}): SQL {
   return rankedByText(sql`terms as (
@@ -235,16 +250,20 @@ export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<
       (select string_agg('(' || q::text || ')', ' & ' order by position) from estimated)
     )::tsquery as q,
     (select string_agg('(' || q::text || ')', ' | ' order by position) from terms)::tsquery as counted
+  )`, sql`exists (
+    select 1 from terms t, regexp_matches(t.q::text, '^''([^'']+)''$') as m
+    where length(m[1]) >= ${FUZZY_MIN_LENGTH} and not exists (select 1 from mem_lexicon x where x.lexeme = m[1])
   )`, filter)
 }
 
 /** The fuzzy search: stems already normalised (fuzzy.ts), as a tsquery literal. */
 export function fuzzyQuery(stems: string, filter: ArmFilter): SQL {
-  return rankedByText(sql`qq as (select cast(${stems} as tsquery) as q, cast(${stems} as tsquery) as counted)`, filter)
+  return rankedByText(sql`qq as (select cast(${stems} as tsquery) as q, cast(${stems} as tsquery) as counted)`, sql`false`, filter)
 }
 
 type Row = {
-  source_type: SourceType
+  /** Null on the lexical statement's row that only carries `unknown`. */
+  source_type: SourceType | null
   source_id: string
   title: string
   snippet: string
@@ -253,31 +272,44 @@ type Row = {
   /** Lexical rows: the query's stems the row holds, of all the query's stems. */
   matched?: number
   total?: number
+  /** Lexical rows: a query word's stem is missing from the vault. */
+  unknown?: boolean
+  lesson_importance: number | null
+  lesson_created_at: Date | string | null
+  is_lesson: boolean
 }
 
-function toCandidates(rows: Iterable<Row>): Candidate[] {
-  return [...rows].map(row => ({
-    sourceType: row.source_type,
+function toCandidates(rows: Row[]): Candidate[] {
+  return rows.filter(row => row.source_type !== null).map(row => ({
+    sourceType: row.source_type!,
     sourceId: row.source_id,
     title: row.title,
     snippet: row.snippet,
     agent: row.agent,
     score: Number(row.score),
     ...(row.total === undefined ? {} : { words: { matched: Number(row.matched), total: Number(row.total) } }),
+    ...(row.is_lesson ? { lesson: { importance: row.lesson_importance === null ? null : Number(row.lesson_importance), createdAt: new Date(row.lesson_created_at!) } } : {}),
   }))
 }
 
 export async function semanticArm(db: Db, vector: string, model: string, filter: ArmFilter, index: IndexLayout): Promise<Candidate[]> {
-  return toCandidates(await db.execute<Row>(semanticQuery(vector, model, filter, index)))
+  return toCandidates([...await db.execute<Row>(semanticQuery(vector, model, filter, index))])
 }
 
-export async function lexicalArm(db: Db, terms: string[], filter: ArmFilter): Promise<Candidate[]> {
-  if (terms.length === 0) return []
-  return toCandidates(await db.execute<Row>(lexicalQuery(terms, filter, await commonStems(db))))
+export interface LexicalResult {
+  candidates: Candidate[]
+  /** A query word's stem is missing from the vault: a typo, perhaps (fuzzy.ts expands it). */
+  unknownStems: boolean
+}
+
+export async function lexicalArm(db: Db, terms: string[], filter: ArmFilter): Promise<LexicalResult> {
+  if (terms.length === 0) return { candidates: [], unknownStems: false }
+  const rows = [...await db.execute<Row>(lexicalQuery(terms, filter, await commonStems(db)))]
+  return { candidates: toCandidates(rows), unknownStems: rows.some(row => row.unknown === true) }
 }
 
 /** The stems nearest to the misspelt words, searched; their hits are marked fuzzy. */
 export async function fuzzyArm(db: Db, stems: string | null, filter: ArmFilter): Promise<Candidate[]> {
   if (!stems) return []
-  return toCandidates(await db.execute<Row>(fuzzyQuery(stems, filter))).map(candidate => ({ ...candidate, fuzzy: true }))
+  return toCandidates([...await db.execute<Row>(fuzzyQuery(stems, filter))]).map(candidate => ({ ...candidate, fuzzy: true }))
 }

@@ -2,10 +2,9 @@
 // full text) or hybrid (Reciprocal Rank Fusion, the default); a scope over source types;
 // an over-fetch ×3, then the scar re-rank by importance and age; the recall counters of the
 // scars served, updated in the background; the lexical arm alone when the embedding call
-// fails (a rate limit, an outage).
-import { inArray } from 'drizzle-orm'
+// fails (a rate limit, an outage); the statements of a recall take turns with other
+// recalls (turns.ts).
 import type { Db } from '#db/client'
-import { learnLessons } from '#db/schema/learn'
 import { parseScope, SOURCE_TYPES, sourceLink, type SourceType } from '../sources'
 import { vectorLiteral } from '../vectors/chunk'
 import { dimensionsFor, halfPrecisionIndex } from '../vectors/dimensions'
@@ -15,8 +14,9 @@ import { isRelevant, semanticFloor } from './floor'
 import { fuzzyExpansions, fuzzyTsquery } from './fuzzy'
 import { countRecalls } from './counters'
 import { reciprocalRankFusion } from './fusion'
+import { turnsFor } from './turns'
 import { ageInDays, scarFactor } from './rerank'
-import { BELOW_FLOOR, DEFAULT_K, MAX_K, OVERFETCH, RECALL_MODES, type BelowFloor, type Candidate, type RecallHit, type RecallMode, type RecallResponse } from './types'
+import { BELOW_FLOOR, DEFAULT_K, MAX_K, OVERFETCH, RECALL_MODES, type BelowFloor, type Candidate, type LessonMeta, type RecallHit, type RecallMode, type RecallResponse } from './types'
 import { queryWords, tsTerm } from './words'
 
 export class RecallInputError extends Error {
@@ -56,7 +56,7 @@ export interface RecallDeps {
   log?: (line: string) => void
   /** Receives the background counter update (the CLI awaits it before exiting). */
   background?: (work: Promise<unknown>) => void
-  /** Where RECALL_SEMANTIC_FLOOR is read (process.env by default). */
+  /** Where RECALL_SEMANTIC_FLOOR and RECALL_CONCURRENCY are read (process.env by default). */
   env?: Record<string, string | undefined>
 }
 
@@ -85,17 +85,9 @@ interface Ranked {
   factor: number
 }
 
-interface LessonMeta {
-  importance: number | null
-  createdAt: Date
-}
-
-/** Importance and creation time of the scars among the candidates (one query). */
-async function scarMeta(db: Db, candidates: Candidate[]): Promise<Map<string, LessonMeta>> {
-  const ids = [...new Set(candidates.filter(item => item.sourceType === 'scar' && /^\d{1,18}$/.test(item.sourceId)).map(item => Number(item.sourceId)))]
-  if (ids.length === 0) return new Map()
-  const rows = await db.select({ id: learnLessons.id, importance: learnLessons.importance, createdAt: learnLessons.createdAt }).from(learnLessons).where(inArray(learnLessons.id, ids))
-  return new Map(rows.map(row => [String(row.id), row]))
+/** Importance and creation time of the scars among the candidates, as their arms read them. */
+function scarMeta(candidates: Candidate[]): Map<string, LessonMeta> {
+  return new Map(candidates.filter(item => item.sourceType === 'scar' && item.lesson).map(item => [item.sourceId, item.lesson!]))
 }
 
 /**
@@ -199,24 +191,27 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     }
   }
 
-  // The fuzzy search needs the expansion first; it runs alongside the two arms.
-  const fuzzy = async () => {
+  // The typo search only when the lexical statement found a word whose stem the vault lacks:
+  // most queries have none, and skip the expansion's statement.
+  const lexical = async () => {
+    const found = await lexicalArm(deps.db, words.map(tsTerm).filter(Boolean), filter)
+    if (!found.unknownStems) return { exact: found.candidates, typos: { expansions: [], candidates: [] } }
     const expansions = await fuzzyExpansions(deps.db, words)
-    return { expansions, candidates: await fuzzyArm(deps.db, fuzzyTsquery(expansions), filter) }
+    return { exact: found.candidates, typos: { expansions, candidates: await fuzzyArm(deps.db, fuzzyTsquery(expansions), filter) } }
   }
   const semantic = async () => {
     const dimensions = await dimensionsFor(deps.db, queryVector!.vector.length)
     const index = { dimensions, halfPrecision: await halfPrecisionIndex(deps.db) }
     return await semanticArm(deps.db, vectorLiteral(queryVector!.vector, dimensions), queryVector!.model, filter, index)
   }
-  const [sem, exact, typos] = await Promise.all([
+  // The embedding call (a provider's latency) stays outside the turn: only the statements take one.
+  const [sem, { exact, typos }] = await turnsFor(deps.db, deps.env ?? process.env).run(async () => await Promise.all([
     modeUsed === 'lex' ? Promise.resolve([]) : semantic(),
-    modeUsed === 'sem' ? Promise.resolve([]) : lexicalArm(deps.db, words.map(tsTerm).filter(Boolean), filter),
-    modeUsed === 'sem' ? Promise.resolve({ expansions: [], candidates: [] }) : fuzzy(),
-  ])
+    modeUsed === 'sem' ? Promise.resolve({ exact: [], typos: { expansions: [], candidates: [] } }) : lexical(),
+  ]))
   const exactKeys = new Set(exact.map(key))
   const fuzzyOnly = typos.candidates.filter(candidate => !exactKeys.has(key(candidate)))
-  const lessons = await scarMeta(deps.db, [...sem, ...exact, ...fuzzyOnly])
+  const lessons = scarMeta([...sem, ...exact, ...fuzzyOnly])
   // Fuzzy hits rank after every exact one, whatever their scores: a typo never drowns a match.
   const lex = [...rerankArm(exact, lessons, now), ...rerankArm(fuzzyOnly, lessons, now)]
   const floor = semanticFloor(queryVector?.model ?? null, deps.env ?? process.env)

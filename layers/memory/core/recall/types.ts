@@ -24,6 +24,13 @@ export interface Candidate {
   fuzzy?: boolean
   /** Lexical only: how many of the query's stems the document holds, of all of them. */
   words?: { matched: number, total: number }
+  /** Scars: importance and creation time, read by the arm with the row (the re-rank's inputs). */
+  lesson?: LessonMeta
+}
+
+export interface LessonMeta {
+  importance: number | null
+  createdAt: Date
 }
 
 export interface HitScores {

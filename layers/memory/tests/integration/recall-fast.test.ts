@@ -1,8 +1,10 @@
 // Recall made fast (issue 17, deliver 7): the index in half precision with an exact re-rank,
-// the lexical index without a pending list, and a word too common to rank left out of the
-// lexical match when the query holds rarer ones (the planner's statistics say which).
+// the lexical index without a pending list, a word too common to rank left out of the
+// lexical match when the query holds rarer ones (the planner's statistics say which), one
+// statement per arm, and recalls taking turns on the database.
 import { beforeAll, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
+import type { Db } from '#db/client'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { offlineEmbedding } from '#layers/ai/core/offline/embed'
 import { LEXICAL_MAX_WORD_ROWS, lexicalArm, semanticArm, semanticQuery } from '../../core/recall/arms'
@@ -12,6 +14,27 @@ import { offlineEmbedder } from '../fixtures/embedders'
 
 const MODEL = 'offline-hash-1024'
 const ROWS = LEXICAL_MAX_WORD_ROWS + 500
+/** The database seen through a counter of its statements: how many ran, and how many at most at once. */
+function counted(db: Db) {
+  const seen = { statements: 0, inFlight: 0, most: 0 }
+  const proxy = new Proxy(db, {
+    get(target, property) {
+      if (property !== 'execute') return Reflect.get(target, property, target)
+      return async (...args: Parameters<Db['execute']>) => {
+        seen.statements++
+        seen.most = Math.max(seen.most, ++seen.inFlight)
+        try {
+          return await target.execute(...args)
+        }
+        finally {
+          seen.inFlight--
+        }
+      }
+    },
+  })
+  return { db: proxy, seen }
+}
+
 const literal = (text: string) => `[${offlineEmbedding(text, 1024).map(value => (value === 0 ? '0' : value.toPrecision(6))).join(',')}]`
 
 describeOnBothDatabases('recall made fast', (database, kind) => {
@@ -41,7 +64,7 @@ describeOnBothDatabases('recall made fast', (database, kind) => {
   it('leaves a word found in more than LEXICAL_MAX_WORD_ROWS chunks out of the match when a rarer word is there, and still counts it', async () => {
     const { db } = database()
     const filter = { types: null, agent: null, limit: 30 }
-    const hits = await lexicalArm(db, ['quotidien', 'albatros'], filter)
+    const { candidates: hits } = await lexicalArm(db, ['quotidien', 'albatros'], filter)
     expect(hits.map(hit => hit.sourceId).sort()).toEqual(['fast-1', 'fast-2'])
     // The chunk holding both words ranks first, and the floor counts both stems.
     expect(hits[0]).toMatchObject({ sourceId: 'fast-1', words: { matched: 2, total: 2 } })
@@ -51,10 +74,10 @@ describeOnBothDatabases('recall made fast', (database, kind) => {
   it('matches the chunks holding every word when all of them are common, and a common word alone still matches', async () => {
     const { db } = database()
     const filter = { types: null, agent: null, limit: 30 }
-    const both = await lexicalArm(db, ['quotidien', 'note'], filter)
+    const { candidates: both } = await lexicalArm(db, ['quotidien', 'note'], filter)
     expect(both).toHaveLength(30)
     expect(both.every(hit => hit.words?.matched === 2)).toBe(true)
-    const alone = await lexicalArm(db, ['quotidien'], filter)
+    const { candidates: alone } = await lexicalArm(db, ['quotidien'], filter)
     expect(alone).toHaveLength(30)
   })
 
@@ -62,6 +85,34 @@ describeOnBothDatabases('recall made fast', (database, kind) => {
     const { db } = database()
     const response = await recall({ db, embedder: offlineEmbedder(db) }, { query: 'quotidien zeppelin', k: 5, mode: 'hybrid', readOnly: true })
     expect(response.hits[0]).toMatchObject({ sourceId: 'fast-3', lowConfidence: false })
+  })
+
+  it('a recall runs one statement per arm, and the typo search only when a word is unknown to the vault', async () => {
+    const { db, seen } = counted(database().db)
+    const deps = { db, embedder: offlineEmbedder(database().db) }
+    await recall(deps, { query: 'quotidien albatros', k: 5, readOnly: true })
+    seen.statements = 0
+    const known = await recall(deps, { query: 'quotidien albatros', k: 5, readOnly: true })
+    expect(known.hits[0]).toMatchObject({ sourceId: 'fast-1' })
+    expect(seen.statements).toBe(2)
+    seen.statements = 0
+    // "albatrso": two letters swapped, a stem the vault lacks: the expansion, then its search.
+    const typo = await recall(deps, { query: 'albatrso', k: 5, readOnly: true })
+    expect(typo.expansions).toEqual([expect.objectContaining({ word: 'albatrso' })])
+    expect(typo.hits.map(hit => hit.sourceId)).toEqual(expect.arrayContaining(['fast-1', 'fast-2']))
+    expect(seen.statements).toBe(4)
+  })
+
+  it('recalls take turns: RECALL_CONCURRENCY of them at once, each running its two arms side by side', async () => {
+    for (const limit of [1, 2]) {
+      const { db, seen } = counted(database().db)
+      const deps = { db, embedder: offlineEmbedder(database().db), env: { RECALL_CONCURRENCY: String(limit) } }
+      await recall(deps, { query: 'quotidien zeppelin', k: 5, readOnly: true })
+      seen.most = 0
+      const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => recall(deps, { query: `quotidien zeppelin note ${i}`, k: 5, readOnly: true })))
+      expect(responses.every(response => response.hits.length === 5)).toBe(true)
+      expect(seen.most).toBe(2 * limit)
+    }
   })
 
   it('the semantic arm orders by the exact full-precision similarity, not the index\'s half-precision one', async () => {
