@@ -17,14 +17,17 @@ interface Options {
   max: number
   /** Apply the migrations (default true). */
   migrate?: boolean
+  /** The server's address (default TEST_NATIVE_DATABASE_URL's): another cluster's, for a bench that sizes its own. */
+  adminUrl?: string
 }
 
 export async function nativeBenchDatabase(label: string, options: Options): Promise<Database> {
   const name = `synedre_bench_${label}_${process.pid}`
-  const admin = postgres(NATIVE_ADMIN_URL, { max: 1, onnotice: () => {} })
+  const adminUrl = options.adminUrl ?? NATIVE_ADMIN_URL
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} })
   await admin.unsafe(`drop database if exists "${name}"`)
   await admin.unsafe(`create database "${name}"`)
-  const url = new URL(NATIVE_ADMIN_URL)
+  const url = new URL(adminUrl)
   url.pathname = `/${name}`
   const database = await connectDatabase(url.toString(), { max: options.max })
   const close = async () => {

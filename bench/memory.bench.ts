@@ -4,7 +4,11 @@
 // on native PostgreSQL, with the offline embedder (deterministic, in-process: what is
 // measured is the database and the engine, not a provider); and the 10,000-chunk hybrid p95
 // on the embedded database too. Chunks are bulk-loaded without the HNSW index, which is then
-// built once (as pgvector recommends) with the migration's own definition.
+// built once (as pgvector recommends) with the migration's own definition. The native figures
+// come from a PostgreSQL cluster of the bench's own (the machine's PostgreSQL 15 binaries),
+// its shared_buffers sized to the 300,000-chunk index as the README advises for production
+// (MEMORY_BENCH_SHARED_BUFFERS, default 2GB; `server` measures on TEST_NATIVE_DATABASE_URL's
+// server as it is configured instead).
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -14,6 +18,8 @@ import { offlineEmbedding } from '#layers/ai/core/offline/embed'
 import { createAiFacade } from '#layers/ai/core/facade'
 import { recall } from '#layers/memory/core/recall/engine'
 import { efSearchFor, HNSW_BUILD, semanticQuery } from '#layers/memory/core/recall/arms'
+import { turnsLimit } from '#layers/memory/core/recall/turns'
+import { startTestCluster, type TestCluster } from '#tests/helpers/pg-cluster'
 import { OVERFETCH } from '#layers/memory/core/recall/types'
 import { facadeEmbedder, type Embedder } from '#layers/memory/core/vectors/embedder'
 import { syncVectors } from '#layers/memory/core/vectors/sync'
@@ -32,6 +38,7 @@ const EXACT_QUERIES = 40
 const CONCURRENCY = 8
 const K = 10
 const OFFLINE = { AI_OFFLINE: '1' }
+const SHARED_BUFFERS = process.env.MEMORY_BENCH_SHARED_BUFFERS?.trim() || '2GB'
 
 const log = (line: string) => process.stderr.write(`[bench] memory: ${line}\n`)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
@@ -159,12 +166,20 @@ const latencyFigures = (label: string, latencies: number[], context: Record<stri
 ]
 
 async function nativeFigures(): Promise<BenchFigure[]> {
-  const database = await nativeBenchDatabase('memory', { max: 3 })
+  const cluster: TestCluster | null = SHARED_BUFFERS === 'server' ? null : await startTestCluster('bench-memory', { shared_buffers: SHARED_BUFFERS })
+  const database = await nativeBenchDatabase('memory', { max: 3, ...(cluster ? { adminUrl: `postgres://postgres@127.0.0.1:${cluster.port}/postgres` } : {}) })
   try {
     const words = corpus(7)
     const ai = createAiFacade({ env: OFFLINE, db: database.db, embedThrottleMs: 0, log: () => {} })
     const embedder = countingEmbedder(facadeEmbedder(ai, { feature: 'memory_bench' }))
-    const context = { database: 'native PostgreSQL 15 + pgvector 0.8.0', embedder: 'offline (hash, 1024 dims)', index: 'HNSW on halfvec(1024), exact re-rank', k: K, overfetch: OVERFETCH, queries: RECALL_QUERIES }
+    const [server] = await database.sql<Array<{ sharedBuffers: string }>>`select current_setting('shared_buffers') as "sharedBuffers"`
+    const context = {
+      database: `native PostgreSQL 15 + pgvector 0.8.0, ${cluster ? 'a cluster of the bench\'s own (fsync off for the loads)' : 'the TEST_NATIVE_DATABASE_URL server'}`,
+      sharedBuffers: server!.sharedBuffers,
+      recallTurns: turnsLimit(process.env),
+      embedder: 'offline (hash, 1024 dims)', index: 'HNSW on halfvec(1024), exact re-rank', k: K, overfetch: OVERFETCH, queries: RECALL_QUERIES,
+    }
+    log(`native figures on ${context.database}, shared_buffers ${context.sharedBuffers}, ${context.recallTurns} recall turns`)
 
     // 10,000 scars, embedded once by the real sync.
     for (let start = 0; start < SOURCES_10K; start += 1000) {
@@ -235,6 +250,7 @@ async function nativeFigures(): Promise<BenchFigure[]> {
   }
   finally {
     await database.close()
+    cluster?.stop()
   }
 }
 

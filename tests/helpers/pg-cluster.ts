@@ -50,7 +50,13 @@ function removeLeftovers(): void {
   }
 }
 
-export async function startTestCluster(name: string): Promise<TestCluster> {
+/** Server settings beyond the test defaults, as `name = value` (e.g. shared_buffers for a benchmark). */
+export type ClusterSettings = Record<string, string>
+
+export async function startTestCluster(name: string, settings: ClusterSettings = {}): Promise<TestCluster> {
+  for (const [key, value] of Object.entries(settings)) {
+    if (!/^[a-z_.]+$/.test(key) || !/^[\w.]+$/.test(value)) throw new Error(`not a server setting: ${key} = ${value}`)
+  }
   removeLeftovers()
   const root = join(CLUSTERS, `${name}-${process.pid}`)
   const dataDir = join(root, 'data')
@@ -59,7 +65,7 @@ export async function startTestCluster(name: string): Promise<TestCluster> {
   if (isRoot) chownSync(root, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })))
   pg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'])
   const port = await freePort()
-  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`
+  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200${Object.entries(settings).map(([key, value]) => ` -c ${key}=${value}`).join('')}`
   pg('pg_ctl', ['start', '-D', dataDir, '-l', join(root, 'server.log'), '-o', options, '-w', '-t', '60'])
   const admin = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => {} })
   await admin.unsafe('create database synedre')
