@@ -47,12 +47,17 @@ export function textArrayLiteral(values: readonly string[]): string {
   return `{${values.map(value => `"${value.replace(/[\\"]/g, match => `\\${match}`)}"`).join(',')}}`
 }
 
+/** A lesson's id from a chunk's source id; the cast only ever sees numeric ids. */
+function lessonIdOf(alias: string): string {
+  return `(case when ${alias}.source_id ~ '^[0-9]{1,18}$' then ${alias}.source_id::bigint end)`
+}
+
 /**
  * A scar's importance and creation time, read with the arm's own rows for the re-rank (the
  * alias `lesson`): one statement fewer per recall than a lookup of the candidates afterwards.
  */
 function lessonJoin(alias: string): SQL {
-  return sql.raw(`left join learn_lessons lesson on ${alias}.source_type = 'scar' and lesson.id = (case when ${alias}.source_id ~ '^[0-9]{1,18}$' then ${alias}.source_id::bigint end)`)
+  return sql.raw(`left join learn_lessons lesson on ${alias}.source_type = 'scar' and lesson.id = ${lessonIdOf(alias)}`)
 }
 
 const LESSON_COLUMNS = sql.raw('lesson.importance as lesson_importance, lesson.created_at as lesson_created_at, lesson.id is not null as is_lesson')
@@ -70,9 +75,8 @@ function filters(filter: ArmFilter): SQL {
   // The type named too, so the (source_type, source_id) btree drives the scan over just those rows.
   else parts.push(sql`and e.source_id in (select unnest(${textArrayLiteral(filter.sourceIds)}::text[])) ${filter.types ? sql`and e.source_type in ${filter.types}` : sql``}`)
   // Archived lessons are invisible to recall. A scalar sub-select (not NOT EXISTS, which the
-  // planner turns into an anti-join that bypasses the HNSW index) checked per candidate;
-  // the cast only ever sees numeric ids.
-  parts.push(sql`and (e.source_type not in ('scar', 'victory') or coalesce((select l.archived_at is null from learn_lessons l where l.id = (case when e.source_id ~ '^[0-9]{1,18}$' then e.source_id::bigint end)), true))`)
+  // planner turns into an anti-join that bypasses the HNSW index) checked per candidate.
+  parts.push(sql`and (e.source_type not in ('scar', 'victory') or coalesce((select l.archived_at is null from learn_lessons l where l.id = ${sql.raw(lessonIdOf('e'))}), true))`)
   return sql.join(parts, sql` `)
 }
 
@@ -279,8 +283,8 @@ type Row = {
   is_lesson: boolean
 }
 
-function toCandidates(rows: Row[]): Candidate[] {
-  return rows.filter(row => row.source_type !== null).map(row => ({
+function toCandidates(rows: Iterable<Row>): Candidate[] {
+  return [...rows].filter(row => row.source_type !== null).map(row => ({
     sourceType: row.source_type!,
     sourceId: row.source_id,
     title: row.title,
@@ -293,7 +297,7 @@ function toCandidates(rows: Row[]): Candidate[] {
 }
 
 export async function semanticArm(db: Db, vector: string, model: string, filter: ArmFilter, index: IndexLayout): Promise<Candidate[]> {
-  return toCandidates([...await db.execute<Row>(semanticQuery(vector, model, filter, index))])
+  return toCandidates(await db.execute<Row>(semanticQuery(vector, model, filter, index)))
 }
 
 export interface LexicalResult {
@@ -311,5 +315,5 @@ export async function lexicalArm(db: Db, terms: string[], filter: ArmFilter): Pr
 /** The stems nearest to the misspelt words, searched; their hits are marked fuzzy. */
 export async function fuzzyArm(db: Db, stems: string | null, filter: ArmFilter): Promise<Candidate[]> {
   if (!stems) return []
-  return toCandidates([...await db.execute<Row>(fuzzyQuery(stems, filter))]).map(candidate => ({ ...candidate, fuzzy: true }))
+  return toCandidates(await db.execute<Row>(fuzzyQuery(stems, filter))).map(candidate => ({ ...candidate, fuzzy: true }))
 }
