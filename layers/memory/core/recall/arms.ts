@@ -176,7 +176,9 @@ function exactSemanticQuery(vector: string, model: string, filter: ArmFilter): S
 }
 
 /**
- * Rows matching `query` by ts_rank, each with how many of `counted`'s stems it holds
+ * Rows matching `query` by ts_rank (sorted on their keys alone: the title, snippet and words
+ * are read for the rows kept, not carried through the sort for every match), each with how
+ * many of `counted`'s stems it holds
  * (`matched` of `total`): the relevance floor's lexical test (floor.ts). `head` defines
  * `qq(q, counted)`; `unknown` (a boolean over those CTEs) says whether a query word's stem is
  * missing from the vault, so the typo search runs only then. The statement always returns a
@@ -184,12 +186,16 @@ function exactSemanticQuery(vector: string, model: string, filter: ArmFilter): S
  */
 function rankedByText(head: SQL, unknown: SQL, filter: ArmFilter): SQL {
   return sql`with ${head},
-  r as (
-    select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, ts_rank(e.tsv, qq.q)::float8 as score, e.tsv
+  ranked as (
+    select e.id, e.source_type, e.source_id, ts_rank(e.tsv, qq.q)::float8 as score
     from mem_embeddings e, qq
     where e.tsv @@ qq.q ${filters(filter)}
     order by score desc, e.source_type, e.source_id
     limit ${filter.limit}
+  ),
+  r as (
+    select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, ranked.score, e.tsv
+    from ranked join mem_embeddings e on e.id = ranked.id
   ),
   s as (select array(select distinct m[1] from qq, regexp_matches(qq.counted::text, '''([^'']+)''', 'g') as m) as stems, ${unknown} as unknown)
   select r.source_type, r.source_id, r.title, r.snippet, r.agent, r.score,
@@ -234,7 +240,9 @@ export async function commonStems(db: Db, now = Date.now()): Promise<Record<stri
  * common (commonStems) OR-ed; when every term is common, all of them AND-ed (the chunks
  * holding every common word, far fewer). A phrase is as common as its rarest part. The floor
  * still counts every term's stems, matched or not. A one-word term whose stem the vault's
- * lexicon lacks (FUZZY_MIN_LENGTH letters or more: what fuzzy.ts would expand) sets `unknown`.
+ * lexicon lacks (FUZZY_MIN_LENGTH letters or more: what fuzzy.ts would expand) sets `unknown`:
+ * one primary-key probe per term (a scalar sub-select with a limit, which the planner keeps
+ * as it is; `not exists` became a hash anti-join that read the whole lexicon on every recall).
  */
 export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<string, number> = {}): SQL {
   return rankedByText(sql`terms as (
@@ -256,7 +264,7 @@ export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<
     (select string_agg('(' || q::text || ')', ' | ' order by position) from terms)::tsquery as counted
   )`, sql`exists (
     select 1 from terms t, regexp_matches(t.q::text, '^''([^'']+)''$') as m
-    where length(m[1]) >= ${FUZZY_MIN_LENGTH} and not exists (select 1 from mem_lexicon x where x.lexeme = m[1])
+    where length(m[1]) >= ${FUZZY_MIN_LENGTH} and (select x.lexeme from mem_lexicon x where x.lexeme = m[1] limit 1) is null
   )`, filter)
 }
 

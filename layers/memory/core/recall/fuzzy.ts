@@ -43,7 +43,7 @@ export async function fuzzyExpansions(db: Db, words: string[]): Promise<Expansio
     ), '[]'::json) as near
     from q
     where q.lexeme is not null and length(q.lexeme) >= ${FUZZY_MIN_LENGTH}
-      and not exists (select 1 from mem_lexicon m where m.lexeme = q.lexeme)`)
+      and (select m.lexeme from mem_lexicon m where m.lexeme = q.lexeme limit 1) is null`)
   return [...rows].map(row => ({ word: row.word, lexeme: row.lexeme, near: row.near })).filter(item => item.near.length > 0)
 }
 

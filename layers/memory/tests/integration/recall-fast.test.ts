@@ -1,13 +1,13 @@
 // Recall made fast (issue 17, deliver 7): the index in half precision with an exact re-rank,
 // the lexical index without a pending list, a word too common to rank left out of the
 // lexical match when the query holds rarer ones (the planner's statistics say which), one
-// statement per arm, and recalls taking turns on the database.
+// statement per arm, the lexicon probed by its key, and recalls taking turns on the database.
 import { beforeAll, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { offlineEmbedding } from '#layers/ai/core/offline/embed'
-import { LEXICAL_MAX_WORD_ROWS, lexicalArm, semanticArm, semanticQuery } from '../../core/recall/arms'
+import { LEXICAL_MAX_WORD_ROWS, commonStems, lexicalArm, lexicalQuery, semanticArm, semanticQuery } from '../../core/recall/arms'
 import { recall } from '../../core/recall/engine'
 import { halfPrecisionIndex } from '../../core/vectors/dimensions'
 import { offlineEmbedder } from '../fixtures/embedders'
@@ -101,6 +101,20 @@ describeOnBothDatabases('recall made fast', (database, kind) => {
     expect(typo.expansions).toEqual([expect.objectContaining({ word: 'albatrso' })])
     expect(typo.hits.map(hit => hit.sourceId)).toEqual(expect.arrayContaining(['fast-1', 'fast-2']))
     expect(seen.statements).toBe(4)
+  })
+
+  it('the lexical statement asks the lexicon about each query word by its key, never reading it whole', async () => {
+    const { db } = database()
+    // A vault's lexicon grows with every new word. At 3,000 stems, `not exists` was planned as
+    // a hash anti-join over the whole lexicon, on every recall (the bench's vault: 2,902).
+    await db.execute(sql`insert into mem_lexicon (lexeme) select 'zzlex' || g from generate_series(1, 3000) as g on conflict do nothing`)
+    await db.execute(sql`analyze mem_lexicon`)
+    const filter = { types: null, agent: null, limit: 30 }
+    const plan = [...await db.execute<Record<string, string>>(sql`explain ${lexicalQuery(['albatros', 'quotidien', 'zeppelni'], filter, await commonStems(db))}`)].map(row => Object.values(row)[0]).join('\n')
+    expect(plan).toMatch(/Index Only Scan using mem_lexicon_pkey/)
+    expect(plan).not.toMatch(/Seq Scan on mem_lexicon|Anti Join/)
+    expect((await lexicalArm(db, ['albatros', 'zeppelin'], filter)).unknownStems).toBe(false)
+    expect((await lexicalArm(db, ['albatros', 'zeppelni'], filter)).unknownStems).toBe(true)
   })
 
   it('recalls take turns: RECALL_CONCURRENCY of them at once, each running its two arms side by side', async () => {
