@@ -6,9 +6,10 @@
 // on the embedded database too. Chunks are bulk-loaded without the HNSW index, which is then
 // built once (as pgvector recommends) with the migration's own definition. The native figures
 // come from a PostgreSQL cluster of the bench's own (the machine's PostgreSQL 15 binaries),
-// its shared_buffers sized to the 300,000-chunk index as the README advises for production
-// (MEMORY_BENCH_SHARED_BUFFERS, default 2GB; `server` measures on TEST_NATIVE_DATABASE_URL's
-// server as it is configured instead).
+// its shared_buffers sized to the 300,000-chunk index and on huge pages, as the README advises
+// for production (MEMORY_BENCH_SHARED_BUFFERS, default 2GB; `server` measures on
+// TEST_NATIVE_DATABASE_URL's server as it is configured instead; MEMORY_BENCH_HUGE_PAGES=off
+// keeps the cluster on 4 kB pages).
 import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,6 +22,7 @@ import { recall } from '#layers/memory/core/recall/engine'
 import { efSearchFor, HNSW_BUILD, semanticQuery } from '#layers/memory/core/recall/arms'
 import { turnsLimit } from '#layers/memory/core/recall/turns'
 import { startTestCluster, type TestCluster } from '#tests/helpers/pg-cluster'
+import { reserveHugePages, settingBytes, type HugePages } from './huge-pages'
 import { OVERFETCH } from '#layers/memory/core/recall/types'
 import { facadeEmbedder, type Embedder } from '#layers/memory/core/vectors/embedder'
 import { syncVectors } from '#layers/memory/core/vectors/sync'
@@ -40,6 +42,7 @@ const CONCURRENCY = 8
 const K = 10
 const OFFLINE = { AI_OFFLINE: '1' }
 const SHARED_BUFFERS = process.env.MEMORY_BENCH_SHARED_BUFFERS?.trim() || '2GB'
+const HUGE_PAGES = process.env.MEMORY_BENCH_HUGE_PAGES?.trim() !== 'off'
 
 const log = (line: string) => process.stderr.write(`[bench] memory: ${line}\n`)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
@@ -184,9 +187,27 @@ const latencyFigures = (label: string, latencies: number[], context: Record<stri
   { name: `memory.recall_hybrid_p95_ms_${label}`, value: round(percentile(latencies, 95)), unit: 'ms', lowerIsBetter: true, context },
 ]
 
+/** The bench's own cluster, on huge pages when the kernel has (or gives) them. */
+async function benchCluster(): Promise<{ cluster: TestCluster, hugePages: HugePages }> {
+  const hugePages = HUGE_PAGES ? reserveHugePages(settingBytes(SHARED_BUFFERS), log) : { enabled: false, reason: 'MEMORY_BENCH_HUGE_PAGES=off', release: () => {} }
+  try {
+    return { cluster: await startTestCluster('bench-memory', { shared_buffers: SHARED_BUFFERS, huge_pages: hugePages.enabled ? 'on' : 'off' }), hugePages }
+  }
+  catch (error) {
+    hugePages.release()
+    throw error
+  }
+}
+
 async function nativeFigures(): Promise<BenchFigure[]> {
-  const cluster: TestCluster | null = SHARED_BUFFERS === 'server' ? null : await startTestCluster('bench-memory', { shared_buffers: SHARED_BUFFERS })
-  const database = await nativeBenchDatabase('memory', { max: 3, ...(cluster ? { adminUrl: `postgres://postgres@127.0.0.1:${cluster.port}/postgres` } : {}) })
+  const own = SHARED_BUFFERS === 'server' ? null : await benchCluster()
+  const cluster = own?.cluster ?? null
+  if (own && !own.hugePages.enabled) log(`the cluster runs on 4 kB pages: ${own.hugePages.reason}`)
+  const database = await nativeBenchDatabase('memory', { max: 3, ...(cluster ? { adminUrl: `postgres://postgres@127.0.0.1:${cluster.port}/postgres` } : {}) }).catch((error: unknown) => {
+    cluster?.stop()
+    own?.hugePages.release()
+    throw error
+  })
   try {
     const words = corpus(7)
     const ai = createAiFacade({ env: OFFLINE, db: database.db, embedThrottleMs: 0, log: () => {} })
@@ -195,10 +216,11 @@ async function nativeFigures(): Promise<BenchFigure[]> {
     const context = {
       database: `native PostgreSQL 15 + pgvector 0.8.0, ${cluster ? 'a cluster of the bench\'s own (fsync off for the loads)' : 'the TEST_NATIVE_DATABASE_URL server'}`,
       sharedBuffers: server!.sharedBuffers,
+      hugePages: own ? (own.hugePages.enabled ? 'on' : `off: ${own.hugePages.reason}`) : 'as the server is configured',
       recallTurns: turnsLimit(process.env),
       embedder: 'offline (hash, 1024 dims)', index: 'HNSW on halfvec(1024), exact re-rank', k: K, overfetch: OVERFETCH, queries: RECALL_QUERIES,
     }
-    log(`native figures on ${context.database}, shared_buffers ${context.sharedBuffers}, ${context.recallTurns} recall turns`)
+    log(`native figures on ${context.database}, shared_buffers ${context.sharedBuffers}, huge pages ${context.hugePages}, ${context.recallTurns} recall turns`)
 
     // 10,000 scars, embedded once by the real sync.
     for (let start = 0; start < SOURCES_10K; start += 1000) {
@@ -273,6 +295,7 @@ async function nativeFigures(): Promise<BenchFigure[]> {
   finally {
     await database.close()
     cluster?.stop()
+    own?.hugePages.release()
   }
 }
 
