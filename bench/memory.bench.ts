@@ -187,11 +187,20 @@ const latencyFigures = (label: string, latencies: number[], context: Record<stri
   { name: `memory.recall_hybrid_p95_ms_${label}`, value: round(percentile(latencies, 95)), unit: 'ms', lowerIsBetter: true, context },
 ]
 
-/** The bench's own cluster, on huge pages when the kernel has (or gives) them. */
-async function benchCluster(): Promise<{ cluster: TestCluster, hugePages: HugePages }> {
+/** The bench's own cluster, on huge pages when the kernel has (or gives) them; `stop` gives both back. */
+async function benchCluster(): Promise<{ cluster: TestCluster, hugePages: HugePages, stop: () => void }> {
   const hugePages = HUGE_PAGES ? reserveHugePages(settingBytes(SHARED_BUFFERS), log) : { enabled: false, reason: 'MEMORY_BENCH_HUGE_PAGES=off', release: () => {} }
   try {
-    return { cluster: await startTestCluster('bench-memory', { shared_buffers: SHARED_BUFFERS, huge_pages: hugePages.enabled ? 'on' : 'off' }), hugePages }
+    const cluster = await startTestCluster('bench-memory', { shared_buffers: SHARED_BUFFERS, huge_pages: hugePages.enabled ? 'on' : 'off' })
+    const stop = () => {
+      try {
+        cluster.stop()
+      }
+      finally {
+        hugePages.release()
+      }
+    }
+    return { cluster, hugePages, stop }
   }
   catch (error) {
     hugePages.release()
@@ -204,8 +213,7 @@ async function nativeFigures(): Promise<BenchFigure[]> {
   const cluster = own?.cluster ?? null
   if (own && !own.hugePages.enabled) log(`the cluster runs on 4 kB pages: ${own.hugePages.reason}`)
   const database = await nativeBenchDatabase('memory', { max: 3, ...(cluster ? { adminUrl: `postgres://postgres@127.0.0.1:${cluster.port}/postgres` } : {}) }).catch((error: unknown) => {
-    cluster?.stop()
-    own?.hugePages.release()
+    own?.stop()
     throw error
   })
   try {
@@ -294,8 +302,7 @@ async function nativeFigures(): Promise<BenchFigure[]> {
   }
   finally {
     await database.close()
-    cluster?.stop()
-    own?.hugePages.release()
+    own?.stop()
   }
 }
 

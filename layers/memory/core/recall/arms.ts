@@ -10,7 +10,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import type { SourceType } from '../sources'
 import { SOURCE_TYPES } from '../sources'
-import { FUZZY_MIN_LENGTH } from './fuzzy'
+import { FUZZY_MIN_LENGTH, missingFromLexicon } from './fuzzy'
 import type { Candidate } from './types'
 
 export interface ArmFilter {
@@ -240,9 +240,8 @@ export async function commonStems(db: Db, now = Date.now()): Promise<Record<stri
  * common (commonStems) OR-ed; when every term is common, all of them AND-ed (the chunks
  * holding every common word, far fewer). A phrase is as common as its rarest part. The floor
  * still counts every term's stems, matched or not. A one-word term whose stem the vault's
- * lexicon lacks (FUZZY_MIN_LENGTH letters or more: what fuzzy.ts would expand) sets `unknown`:
- * one primary-key probe per term (a scalar sub-select with a limit, which the planner keeps
- * as it is; `not exists` became a hash anti-join that read the whole lexicon on every recall).
+ * lexicon lacks (FUZZY_MIN_LENGTH letters or more: what fuzzy.ts would expand) sets `unknown`
+ * (one key probe per term, missingFromLexicon).
  */
 export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<string, number> = {}): SQL {
   return rankedByText(sql`terms as (
@@ -264,7 +263,7 @@ export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<
     (select string_agg('(' || q::text || ')', ' | ' order by position) from terms)::tsquery as counted
   )`, sql`exists (
     select 1 from terms t, regexp_matches(t.q::text, '^''([^'']+)''$') as m
-    where length(m[1]) >= ${FUZZY_MIN_LENGTH} and (select x.lexeme from mem_lexicon x where x.lexeme = m[1] limit 1) is null
+    where length(m[1]) >= ${FUZZY_MIN_LENGTH} and ${missingFromLexicon(sql`m[1]`)}
   )`, filter)
 }
 

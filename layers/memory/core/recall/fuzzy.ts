@@ -3,7 +3,7 @@
 // fuzzy lexical search whose hits rank after every exact lexical hit, so a misspelt word
 // finds its note without ever drowning an exact match. Identifiers (add-dir) are never
 // expanded: they match exactly or not at all.
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import { wordParts } from './words'
 
@@ -19,6 +19,15 @@ export interface Expansion {
   /** The word's stem, which the vault does not hold. */
   lexeme: string
   near: Array<{ lexeme: string, similarity: number }>
+}
+
+/**
+ * `stem` (an SQL expression) is missing from the vault's lexicon: one primary-key probe, a
+ * scalar sub-select with a limit, which the planner keeps as it is (`not exists` became a hash
+ * anti-join that read the whole lexicon on every recall at 3,000 stems).
+ */
+export function missingFromLexicon(stem: SQL): SQL {
+  return sql`(select x.lexeme from mem_lexicon x where x.lexeme = ${stem} limit 1) is null`
 }
 
 /** The expansions of the words the vault does not know; [] when every word is known. */
@@ -43,7 +52,7 @@ export async function fuzzyExpansions(db: Db, words: string[]): Promise<Expansio
     ), '[]'::json) as near
     from q
     where q.lexeme is not null and length(q.lexeme) >= ${FUZZY_MIN_LENGTH}
-      and (select m.lexeme from mem_lexicon m where m.lexeme = q.lexeme limit 1) is null`)
+      and ${missingFromLexicon(sql`q.lexeme`)}`)
   return [...rows].map(row => ({ word: row.word, lexeme: row.lexeme, near: row.near })).filter(item => item.near.length > 0)
 }
 
