@@ -3,9 +3,10 @@
 import { mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { runTs, startTs, type Finished, type Running } from './processes'
+import { startTs, type Finished, type Running } from './processes'
 import { connectDatabase, type Database } from '#db/connection'
 import { findRunningEmbedded } from '#db/embedded'
+import { createUser } from '#server/core/users'
 import { TESTS_TMP } from './database-config'
 
 export async function freePort(): Promise<number> {
@@ -66,16 +67,23 @@ export async function signIn(url: string, email: string, password: string): Prom
   return cookie
 }
 
-/** Creates an operator and a viewer on the hub (scripts/user-create.ts) and signs them and the founder in: their cookies by role. */
+/**
+ * Creates an operator and a viewer on the hub's database, in this process (the same
+ * createUser the user:create CLI calls; the CLI itself is proven in start.test.ts and
+ * hardening.test.ts), and signs them and the founder in: their cookies by role.
+ */
 export async function signInEveryRole(hub: Hub): Promise<Record<'founder' | 'operator' | 'viewer', string>> {
   const cookies = { founder: await signIn(hub.url, FOUNDER.email, FOUNDER.password), operator: '', viewer: '' }
-  for (const role of ['operator', 'viewer'] as const) {
-    const created = await runTs('scripts/user-create.ts', ['--email', `${role}@studio.test`, '--role', role, '--password-stdin'], {
-      env: { DATA_DIR: hub.dataDir }, input: `${role}-password-123`,
-    })
-    if (created.code !== 0) throw new Error(`creating the ${role} failed: ${created.output}`)
-    cookies[role] = await signIn(hub.url, `${role}@studio.test`, `${role}-password-123`)
+  const database = await hubDatabase(hub)
+  try {
+    for (const role of ['operator', 'viewer'] as const) {
+      await createUser(database.db, { email: `${role}@studio.test`, role, password: `${role}-password-123` }, 'test:signInEveryRole')
+    }
   }
+  finally {
+    await database.close()
+  }
+  for (const role of ['operator', 'viewer'] as const) cookies[role] = await signIn(hub.url, `${role}@studio.test`, `${role}-password-123`)
   return cookies
 }
 
