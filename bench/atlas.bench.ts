@@ -21,7 +21,7 @@ const MESSAGES = 1000
 const ATTACHMENTS = 200
 const ATTACHMENT_BYTES = 100 * 1024
 
-async function pipeline(): Promise<{ seconds: number, cycles: number }> {
+async function pipeline(): Promise<{ seconds: number, cycles: number, timings: { imapMs: number, pipelineMs: number }[] }> {
   const database = await nativeBenchDatabase('atlas', { max: 5 })
   const { user, dovecot, model, scratch, close } = await startCollectorWorld('bench')
   try {
@@ -35,18 +35,22 @@ async function pipeline(): Promise<{ seconds: number, cycles: number }> {
     const started = process.hrtime.bigint()
     let cycles = 0
     let classified = 0
+    const timings: { imapMs: number, pipelineMs: number }[] = []
     while (classified < MESSAGES && cycles < 5) {
       const report = await collect({ db: database.db, ai, config, log: () => {} })
       process.stderr.write(`[bench]   cycle ${cycles + 1}: IMAP ${report.timings.imapMs} ms, pipeline ${report.timings.pipelineMs} ms\n`)
+      timings.push({ imapMs: report.timings.imapMs, pipelineMs: report.timings.pipelineMs })
       cycles += 1
       if (report.imap !== 'ok') throw new Error(`IMAP failed: ${report.imapError}`)
-      const [row] = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from atlas_inbox where status = 'classified'`)
+      // The bench's sender is a stranger (no DKIM, not on the team list): admission holds each
+      // classified message in awaiting_approval. Both statuses mean the pipeline reached its end.
+      const [row] = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from atlas_inbox where status in ('classified', 'awaiting_approval') and intent is not null`)
       classified = row!.n
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9
     await ai.flush()
     if (classified !== MESSAGES) throw new Error(`only ${classified} of ${MESSAGES} messages were classified`)
-    return { seconds, cycles }
+    return { seconds, cycles, timings }
   }
   finally {
     await close()
@@ -87,7 +91,9 @@ export default async function (): Promise<BenchFigure[]> {
   const context = {
     messages: MESSAGES,
     cycles: run.cycles,
-    path: 'Dovecot (loopback IMAP) → parse → store → \\Seen → scan (no attachment) → classify (AI facade, loopback model answering at once) → work record',
+    cycleTimings: run.timings,
+    sender: 'a stranger (unauthenticated): each message ends classified and awaiting approval; the approval and the spawn are not measured',
+    path: 'Dovecot (loopback IMAP) → parse → store → \\Seen → scan (no attachment) → classify (AI facade, loopback model answering at once) → admission (awaiting approval)',
     database: 'native PostgreSQL',
   }
   return [

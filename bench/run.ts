@@ -16,12 +16,22 @@ if (files.length === 0) {
   process.exit(2)
 }
 const figures: BenchFigure[] = []
+// A bench that throws is reported as one figure-less line (its error) and the others still
+// run: one broken file must not cost every figure after it. The run then exits 1.
+const failed: { file: string, error: string }[] = []
 for (const file of files) {
   process.stderr.write(`[bench] ${file}…\n`)
-  const benchmark = (await import(pathToFileURL(join(HERE, file)).href)).default as Benchmark
-  for (const figure of await benchmark()) {
-    figures.push({ ...figure, context: { ...figure.context, node: process.version, host: hostname(), cpus: cpus().length } })
-    process.stderr.write(`[bench]   ${figure.name} = ${figure.value} ${figure.unit}\n`)
+  try {
+    const benchmark = (await import(pathToFileURL(join(HERE, file)).href)).default as Benchmark
+    for (const figure of await benchmark()) {
+      figures.push({ ...figure, context: { ...figure.context, node: process.version, host: hostname(), cpus: cpus().length } })
+      process.stderr.write(`[bench]   ${figure.name} = ${figure.value} ${figure.unit}\n`)
+    }
+  }
+  catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
+    failed.push({ file, error: message.split('\n')[0]! })
+    process.stderr.write(`[bench]   FAILED ${file}: ${message}\n`)
   }
 }
 const out = join(HERE, 'results.json')
@@ -32,3 +42,7 @@ const kept = prefix && existsSync(out)
 writeFileSync(out, `${JSON.stringify([...kept, ...figures], null, 2)}\n`)
 process.stdout.write(`${JSON.stringify(figures)}\n`)
 process.stderr.write(`[bench] ${figures.length} figure(s) written to ${out}${kept.length ? ` (${kept.length} from earlier runs kept)` : ''}\n`)
+if (failed.length > 0) {
+  process.stderr.write(`[bench] ${failed.length} of ${files.length} file(s) failed and wrote no figure: ${failed.map(f => `${f.file} (${f.error})`).join('; ')}\n`)
+  process.exitCode = 1
+}
