@@ -28,6 +28,7 @@ import { createOcrEngine, type OcrEngine } from './ocr'
 import { pendingInboxRows, runPipeline, type PipelineReport, type WorkItem } from './pipeline'
 import { createScanner, type Scanner } from './scan/clamav'
 import { collectDropFolder } from './ingest/drop-folder'
+import { cycleResolver } from './auth/cycle-resolver'
 import { formatBytes } from './text'
 
 export interface CollectDeps {
@@ -213,6 +214,7 @@ export async function collect(deps: CollectDeps, options: { dryRun?: boolean } =
     timings: { imapMs: 0, pipelineMs: 0 },
   }
   const startedAt = Date.now()
+  const resolver = cycleResolver({ timeoutMs: config.senderAuth.timeoutMs, log, base: deps.resolver }).resolve
   removeDeadCycleFolders(config.tmpDir, log)
   const cycleDir = mkdtempSync(join(config.tmpDir, `${CYCLE_PREFIX}${process.pid}-`))
   let ocr: OcrEngine | undefined
@@ -270,7 +272,7 @@ export async function collect(deps: CollectDeps, options: { dryRun?: boolean } =
                 continue
               }
               const { stored, files } = await ingestSource(db, source, {
-                config, actor, dir: join(cycleDir, `uid-${uid}`), mailbox: session.mailbox, uidValidity: session.uidValidity, uid, size, headersOnly: large.includes(uid), resolver: deps.resolver,
+                config, actor, dir: join(cycleDir, `uid-${uid}`), mailbox: session.mailbox, uidValidity: session.uidValidity, uid, size, headersOnly: large.includes(uid), resolver,
               })
               highest = Math.max(highest, uid)
               await checkpoint('after_insert')
@@ -316,7 +318,7 @@ export async function collect(deps: CollectDeps, options: { dryRun?: boolean } =
       log(`[atlas-collect] dry run: ${report.unseen} unseen message(s), ${pending.length} stored message(s) waiting; nothing changed`)
       return report
     }
-    const dropped = await collectDropFolder({ db, config, actor, log, dir: join(cycleDir, 'drop') })
+    const dropped = await collectDropFolder({ db, config, actor, log, dir: join(cycleDir, 'drop'), resolver })
     report.dropped = dropped.length
     for (const item of dropped) items.set(item.inboxId, item)
     report.timings.imapMs = Date.now() - startedAt

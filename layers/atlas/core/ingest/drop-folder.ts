@@ -9,6 +9,7 @@ import type { Db } from '#db/client'
 import type { AtlasConfig } from '../config'
 import type { WorkItem } from '../pipeline'
 import { ingestSource } from '../collector'
+import type { DNSResolver } from '../auth/verify'
 import { formatBytes } from '../text'
 
 export const DROP_MAILBOX = 'drop'
@@ -22,6 +23,8 @@ export interface DropFolderDeps {
   /** This cycle's folder for the attachment files. */
   dir: string
   now?: () => number
+  /** The cycle's DNS for sender authentication (auth/cycle-resolver.ts). */
+  resolver?: DNSResolver
 }
 
 export async function collectDropFolder(deps: DropFolderDeps): Promise<WorkItem[]> {
@@ -44,7 +47,7 @@ export async function collectDropFolder(deps: DropFolderDeps): Promise<WorkItem[
     // An oversized file is stored from its headers only, quarantined with the reason, as from IMAP.
     const source = tooLarge ? readHead(path) : readFileSync(path)
     const { stored, files } = await ingestSource(deps.db, source, {
-      config, actor: deps.actor, dir: join(deps.dir, String(index)), mailbox: DROP_MAILBOX, uidValidity: null, uid: null, size: stat.size, headersOnly: tooLarge,
+      config, actor: deps.actor, dir: join(deps.dir, String(index)), mailbox: DROP_MAILBOX, uidValidity: null, uid: null, size: stat.size, headersOnly: tooLarge, resolver: deps.resolver,
     })
     log(`[atlas-collect] watched folder: ${name} (${formatBytes(stat.size)}) → message #${stored.messageRowId}, ${stored.outcome}`)
     if (stored.status === 'received' || stored.status === 'classification_failed') items.push({ inboxId: stored.inboxId, files })
