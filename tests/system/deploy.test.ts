@@ -1,6 +1,6 @@
-// The production install (deploy/, README "Production install") checked as far as this
-// machine allows: systemd's own verifier on the units, the Compose Specification's JSON
-// schema on the compose file, the README naming every variable, and the cron path reading
+// The production install (deploy/, docs/operations.md "Production install") checked as far as
+// this machine allows: systemd's own verifier on the units, the Compose Specification's JSON
+// schema on the compose file, the docs naming every variable, and the cron path reading
 // the environment file.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
@@ -93,9 +93,9 @@ describe('production install', () => {
     expect(problems).toMatch(/^\/services\/db\/healthcheck\/interval must match format "duration"/m)
   })
 
-  it('the README\'s production section names every file and every variable of the environment file', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    const section = readme.slice(readme.indexOf('## Production install'), readme.indexOf('## An external PostgreSQL'))
+  it('the production section of docs/operations.md names every file and every variable of the environment file', () => {
+    const operations = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8')
+    const section = operations.slice(operations.indexOf('## Production install'), operations.indexOf('## An external PostgreSQL'))
     expect(section.length).toBeGreaterThan(1000)
     for (const file of readdirSync(DEPLOY).filter(name => !name.endsWith('.dockerignore'))) expect(section, file).toContain(file)
     const variables = readFileSync(join(DEPLOY, 'synedre.env.example'), 'utf8').match(/^[A-Z][A-Z0-9_]+(?==)/gm) ?? []
