@@ -82,7 +82,7 @@ export async function checkServer(sql: Sql, url: string): Promise<void> {
   if (!row?.available) {
     throw new DatabaseSetupError(
       `The PostgreSQL server at ${redactUrl(url)} has no pgvector extension.`,
-      'Install pgvector ≥ 0.5 on that server (Debian: postgresql-<major>-pgvector, or build it from source; see README), or unset DATABASE_URL to use the embedded database.',
+      'Install pgvector ≥ 0.5 on that server (Debian: postgresql-<major>-pgvector, or build it from source; see docs/operations.md, "An external PostgreSQL"), or unset DATABASE_URL to use the embedded database.',
     )
   }
 }

@@ -159,7 +159,7 @@ export async function startEmbeddedServer(dataDir: string, options: { port?: num
     unlinkSync(ownerPath)
     throw new DatabaseSetupError(
       `The embedded database in ${join(dataDir, 'pglite')} could not be opened: ${(error as Error).message}`,
-      'Check the folder is a PGlite data folder that is not damaged; restore it from a backup otherwise (see README, "Backups").',
+      'Check the folder is a PGlite data folder that is not damaged; restore it from a backup otherwise (see docs/operations.md, "Where data lives and how to back it up").',
     )
   }
   makePrivate(dataDir)

@@ -2,7 +2,7 @@
 // A plain-SQL dump of the embedded database, taken while the hub runs: the running owner
 // dumps it with PGlite's own pg_dump (SYNEDRE DUMP on its socket, in one turn of the
 // multiplexer, so the dump is consistent and other clients wait a moment, nothing more).
-// For an external PostgreSQL (DATABASE_URL), use pg_dump itself (see README, "Backups").
+// For an external PostgreSQL (DATABASE_URL), use pg_dump itself (see docs/operations.md, "Where data lives and how to back it up").
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -13,7 +13,7 @@ import { runCli, UsageError } from './lib/cli'
 runCli(async () => {
   const { values } = parseArgs({ options: { out: { type: 'string' } } })
   if (process.env.DATABASE_URL) {
-    throw new UsageError('db:backup dumps the embedded database; DATABASE_URL points at an external PostgreSQL.', 'Use pg_dump on that server: pg_dump --format=custom --file=synedre.dump "$DATABASE_URL" (see README, "Backups").')
+    throw new UsageError('db:backup dumps the embedded database; DATABASE_URL points at an external PostgreSQL.', 'Use pg_dump on that server: pg_dump --format=custom --file=synedre.dump "$DATABASE_URL" (see docs/operations.md, "Where data lives and how to back it up").')
   }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   const out = resolve(values.out ?? `backups/synedre-${stamp}.sql`)

@@ -2,7 +2,7 @@
 // Loads a db:backup dump into the embedded database of DATA_DIR, which must be empty (a
 // new data folder): restoring over live data would mix two histories. The whole dump runs
 // as one implicit transaction, so a failure leaves the folder as empty as it was.
-// For an external PostgreSQL, use psql or pg_restore (see README, "Backups").
+// For an external PostgreSQL, use psql or pg_restore (see docs/operations.md, "Where data lives and how to back it up").
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { defaultDataDir, openDatabase } from '#db/client'
@@ -13,7 +13,7 @@ runCli(async () => {
   const file = positionals[0]
   if (!file) throw new UsageError('No backup file given.', 'Run npm run db:restore -- backups/synedre-….sql')
   if (process.env.DATABASE_URL) {
-    throw new UsageError('db:restore loads into the embedded database; DATABASE_URL points at an external PostgreSQL.', 'Use psql -f FILE "$DATABASE_URL" for a db:backup file, or pg_restore for a pg_dump custom file (see README, "Backups").')
+    throw new UsageError('db:restore loads into the embedded database; DATABASE_URL points at an external PostgreSQL.', 'Use psql -f FILE "$DATABASE_URL" for a db:backup file, or pg_restore for a pg_dump custom file (see docs/operations.md, "Where data lives and how to back it up").')
   }
   let dump: string
   try {

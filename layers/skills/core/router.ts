@@ -24,7 +24,7 @@ export interface RouterSettings {
   maxAuto: number
 }
 
-/** Documented defaults (README "Skills"): calibrated on the router test set (layers/skills/tests). */
+/** Documented defaults (docs/agents-and-skills.md): calibrated on the router test set (layers/skills/tests). */
 export const DEFAULT_ROUTER_SETTINGS: RouterSettings = { high: 0.45, low: 0.2, topK: 8, maxAuto: 2 }
 
 interface IndexedSkill extends RoutableSkill { stems: Map<string, number>, nameStems: string[], length: number, vector: Float64Array }

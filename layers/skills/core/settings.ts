@@ -1,5 +1,5 @@
 // The router's thresholds are settings (issue 21 Deliver 3): SKILLS_ROUTER_HIGH and
-// SKILLS_ROUTER_LOW (0–1, low ≤ high), defaults in router.ts and the README.
+// SKILLS_ROUTER_LOW (0–1, low ≤ high), defaults in router.ts and docs/agents-and-skills.md.
 import { z } from 'zod'
 import { DEFAULT_ROUTER_SETTINGS, type RouterSettings } from './router'
 

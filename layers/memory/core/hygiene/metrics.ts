@@ -26,7 +26,7 @@ export interface MemoryMeasures {
 export type ThresholdKey = 'deadLinks' | 'orphans' | 'indexLines' | 'bytes'
 export interface Thresholds { deadLinks: number, orphans: number, indexLines: number, bytes: number }
 
-/** The settings (environment) and their defaults, documented in the README. */
+/** The settings (environment) and their defaults, documented in docs/health.md. */
 export const THRESHOLD_SETTINGS: Record<ThresholdKey, { env: string, fallback: number, what: string }> = {
   deadLinks: { env: 'MEMORY_MAX_DEAD_LINKS', fallback: 0, what: 'dead links in the index' },
   orphans: { env: 'MEMORY_MAX_ORPHANS', fallback: 10, what: 'orphaned files' },

@@ -7,7 +7,7 @@
 // Floors are per model, because cosine scales differ between models. The offline embedder's
 // was calibrated on the golden set (layers/memory/eval/golden.json over the seeded corpus):
 // its expected hits' similarities start at 0.14 while queries the corpus cannot answer top
-// out at 0.10 (see README, "Recall: the relevance floor"); other models take the seed's
+// out at 0.10 (see docs/memory.md, "the relevance floor"); other models take the seed's
 // "below 0.65 requires manual review" unless RECALL_SEMANTIC_FLOOR says otherwise.
 
 export const SEMANTIC_FLOORS: Record<string, number> = {

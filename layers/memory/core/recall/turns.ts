@@ -3,7 +3,7 @@
 // order. Past the cores, more recalls in flight only share the CPU: each one finishes later,
 // the heaviest last, and the contention (buffer locks, caches, context switches) makes every
 // one cost more. Measured at 100,000 chunks, 8 recalls at once on 2 cores: p95 117–128 ms
-// all at once, 77–82 ms two at a time, for the same throughput (README, "Recall takes turns").
+// all at once, 77–82 ms two at a time, for the same throughput (docs/memory.md, "Recall takes turns").
 import { availableParallelism } from 'node:os'
 
 export class TurnsConfigError extends Error {

@@ -192,7 +192,7 @@ describeOnBothDatabases('recall', (database) => {
         if (hit) found.push(!hit.lowConfidence)
       }
     }
-    // 30 of the 31 expected hits found stand above the floor (README, "the relevance floor").
+    // 30 of the 31 expected hits found stand above the floor (docs/memory.md, "the relevance floor").
     expect(found.filter(Boolean).length / found.length).toBeGreaterThanOrEqual(0.95)
     for (const question of ['Quelle est la recette de la tarte aux pommes ?', 'horaires des marées à Brest', 'combien de chats vivent au Japon', 'météo de demain', 'le prix du kilo de tomates bio']) {
       const response = await recall({ db, embedder: offlineEmbedder(db) }, { query: question, k: 5, readOnly: true, belowFloor: 'drop' })
