@@ -1,6 +1,6 @@
 // The README stays a README (a newcomer's five minutes), the manual in docs/ stays linked
-// together, and the variables table of docs/configuration.md stays the list .env.example
-// holds.
+// together, the variables table of docs/configuration.md stays the list .env.example holds,
+// and .env.example holds every variable the code reads.
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -84,9 +84,24 @@ describe('the README and the docs', () => {
     const listed = tableNames(configuration.slice(start, end === -1 ? undefined : end))
     expect(variables.filter(variable => !listed.some(name => covers(name, variable))), 'in .env.example, not in the table').toEqual([])
     expect(listed.filter(name => !variables.some(variable => covers(name, variable))), 'in the table, not in .env.example').toEqual([])
-    // The settings documented apart as "not yet in .env.example" must not be there: once they
-    // are, their row moves up into the table.
-    const apart = end === -1 ? [] : tableNames(configuration.slice(end))
-    expect(apart.filter(name => variables.some(variable => covers(name, variable))), 'now in .env.example: move the row up').toEqual([])
+  })
+
+  it('every variable the code reads is in .env.example', () => {
+    // How the code reads its settings: process.env.NAME, process.env['NAME'], env.NAME on an
+    // injected environment, and the config readers' (env, 'NAME', …) / { env: 'NAME' }.
+    const reads = /process\.env\.([A-Z][A-Z0-9_]+)|process\.env\[['"]([A-Z][A-Z0-9_]+)['"]\]|\benv\.([A-Z][A-Z0-9_]+)|\(env, ['"]([A-Z][A-Z0-9_]+)['"]|\benv: ['"]([A-Z][A-Z0-9_]+)['"]/g
+    // The system's own, not the project's settings.
+    const system = new Set(['PATH', 'HOME', 'CI', 'NODE_ENV', 'XDG_CACHE_HOME', 'TMPDIR', 'USER', 'LANG', 'SHELL', 'TERM'])
+    const sources = (dir: string): string[] => readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+      const path = `${dir}/${entry.name}`
+      if (entry.isDirectory()) return ['node_modules', 'tests', '.output', '.nuxt'].includes(entry.name) ? [] : sources(path)
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : []
+    })
+    const files = ['server', 'db', 'scripts', 'automates', 'shared', ...readdirSync(join(ROOT, 'layers')).map(layer => `layers/${layer}/core`)]
+      .filter(dir => existsSync(join(ROOT, dir))).flatMap(sources)
+    const read = new Set(files.flatMap(file => [...readFileSync(join(ROOT, file), 'utf8').matchAll(reads)].map(match => match.slice(1).find(Boolean)!)))
+    expect(read.size).toBeGreaterThan(50)
+    const listed = new Set(readFileSync(join(ROOT, '.env.example'), 'utf8').match(/^[A-Z][A-Z0-9_]+(?==)/gm) ?? [])
+    expect([...read].filter(name => !system.has(name) && !listed.has(name)).sort(), 'read by the code, missing from .env.example').toEqual([])
   })
 })
