@@ -214,7 +214,7 @@ export async function collect(deps: CollectDeps, options: { dryRun?: boolean } =
     timings: { imapMs: 0, pipelineMs: 0 },
   }
   const startedAt = Date.now()
-  const resolver = cycleResolver({ timeoutMs: config.senderAuth.timeoutMs, log, base: deps.resolver }).resolve
+  const resolver = cycleResolver({ timeoutMs: config.senderAuth.timeoutMs, log, base: deps.resolver })
   removeDeadCycleFolders(config.tmpDir, log)
   const cycleDir = mkdtempSync(join(config.tmpDir, `${CYCLE_PREFIX}${process.pid}-`))
   let ocr: OcrEngine | undefined

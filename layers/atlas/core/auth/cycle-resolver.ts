@@ -6,7 +6,7 @@
 //   - a resolver that answers nothing (time-out, connection refused) is noticed once, logged
 //     once, and the rest of the cycle's lookups fail at once with the same error.
 import { promises as dns } from 'node:dns'
-import type { DNSResolver } from './verify'
+import { withDeadline, type DNSResolver } from './verify'
 
 /** Errors that mean no resolver answered, as opposed to an answer of "no such record". */
 const SILENT = new Set(['ETIMEOUT', 'ECONNREFUSED', 'ECANCELLED'])
@@ -17,26 +17,15 @@ function lookupError(code: string, message: string): NodeJS.ErrnoException {
   return error
 }
 
-export interface CycleResolver {
-  resolve: DNSResolver
-  /** The lookups that reached the underlying resolver (the others were answered from the cycle). */
-  asked: () => number
-}
-
-export function cycleResolver(options: { timeoutMs: number, log: (line: string) => void, base?: DNSResolver }): CycleResolver {
+/** A resolver for one cycle: make a new one at the start of each cycle. */
+export function cycleResolver(options: { timeoutMs: number, log: (line: string) => void, base?: DNSResolver }): DNSResolver {
   const base: DNSResolver = options.base ?? ((name, rrtype) => dns.resolve(name, rrtype) as Promise<string[][] | string[]>)
   const answers = new Map<string, Promise<string[][] | string[]>>()
   let silent: NodeJS.ErrnoException | null = null
-  let asked = 0
 
   const ask = async (name: string, rrtype: string): Promise<string[][] | string[]> => {
-    asked += 1
-    let timer: NodeJS.Timeout | undefined
-    const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(lookupError('ETIMEOUT', `DNS ${rrtype} ${name}: no answer within ${options.timeoutMs} ms (ATLAS_AUTH_TIMEOUT_MS)`)), options.timeoutMs)
-    })
     try {
-      return await Promise.race([base(name, rrtype), deadline])
+      return await withDeadline(base(name, rrtype), options.timeoutMs, () => lookupError('ETIMEOUT', `DNS ${rrtype} ${name}: no answer within ${options.timeoutMs} ms (ATLAS_AUTH_TIMEOUT_MS)`))
     }
     catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? ''
@@ -46,22 +35,16 @@ export function cycleResolver(options: { timeoutMs: number, log: (line: string) 
       }
       throw error
     }
-    finally {
-      clearTimeout(timer)
-    }
   }
 
-  return {
-    asked: () => asked,
-    resolve: (name, rrtype) => {
-      if (silent) return Promise.reject(silent)
-      const key = `${rrtype} ${name.toLowerCase()}`
-      let answer = answers.get(key)
-      if (!answer) {
-        answer = ask(name, rrtype)
-        answers.set(key, answer)
-      }
-      return answer
-    },
+  return (name, rrtype) => {
+    if (silent) return Promise.reject(silent)
+    const key = `${rrtype} ${name.toLowerCase()}`
+    let answer = answers.get(key)
+    if (!answer) {
+      answer = ask(name, rrtype)
+      answers.set(key, answer)
+    }
+    return answer
   }
 }

@@ -54,10 +54,11 @@ function addressesIn(fields: HeaderField[], key: string): string[] {
   return fields.filter(f => f.key === key).flatMap(f => f.value.replace(/"[^"]*"/g, ' ').match(ADDRESS) ?? []).map(a => a.toLowerCase())
 }
 
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+/** `work`, or `timedOut()`'s error after `ms`; shared by the whole check and each of its DNS lookups (cycle-resolver.ts). */
+export function withDeadline<T>(work: Promise<T>, ms: number, timedOut = () => new Error(`sender authentication took over ${ms} ms (ATLAS_AUTH_TIMEOUT_MS)`)): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`sender authentication took over ${ms} ms (ATLAS_AUTH_TIMEOUT_MS)`)), ms)
+    timer = setTimeout(() => reject(timedOut()), ms)
   })
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
 }

@@ -21,13 +21,13 @@ describe('the cycle resolver', () => {
       throw notFound(name)
     }
     const cycle = cycleResolver({ timeoutMs: 1000, log: () => {}, base })
-    expect(await cycle.resolve('client.example', 'TXT')).toEqual([['v=spf1 -all']])
-    expect(await cycle.resolve('Client.Example', 'TXT')).toEqual([['v=spf1 -all']])
-    await expect(cycle.resolve('_dmarc.client.example', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
-    await expect(cycle.resolve('_dmarc.client.example', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
+    expect(await cycle('client.example', 'TXT')).toEqual([['v=spf1 -all']])
+    expect(await cycle('Client.Example', 'TXT')).toEqual([['v=spf1 -all']])
+    await expect(cycle('_dmarc.client.example', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
+    await expect(cycle('_dmarc.client.example', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
     expect(asked).toEqual(['TXT client.example', 'TXT _dmarc.client.example'])
     // A new cycle asks again.
-    await cycleResolver({ timeoutMs: 1000, log: () => {}, base }).resolve('client.example', 'TXT')
+    await cycleResolver({ timeoutMs: 1000, log: () => {}, base })('client.example', 'TXT')
     expect(asked).toHaveLength(3)
   })
 
@@ -39,9 +39,9 @@ describe('the cycle resolver', () => {
     }
     const lines: string[] = []
     const cycle = cycleResolver({ timeoutMs: 50, log: line => lines.push(line), base: silent })
-    await expect(cycle.resolve('_dmarc.a.example', 'TXT')).rejects.toMatchObject({ code: 'ETIMEOUT' })
-    await expect(cycle.resolve('_dmarc.b.example', 'TXT')).rejects.toMatchObject({ code: 'ETIMEOUT' })
-    await expect(cycle.resolve('c.example', 'MX')).rejects.toMatchObject({ code: 'ETIMEOUT' })
+    await expect(cycle('_dmarc.a.example', 'TXT')).rejects.toMatchObject({ code: 'ETIMEOUT' })
+    await expect(cycle('_dmarc.b.example', 'TXT')).rejects.toMatchObject({ code: 'ETIMEOUT' })
+    await expect(cycle('c.example', 'MX')).rejects.toMatchObject({ code: 'ETIMEOUT' })
     expect(calls).toBe(1)
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/DNS resolver answers nothing \(ETIMEOUT.*rest of this cycle/)
@@ -57,12 +57,11 @@ describe('the cycle resolver', () => {
     const verdicts: string[] = []
     for (let i = 0; i < 5; i++) {
       const raw = await compose({ subject: `Demande ${i}`, text: `Bonjour ${i}` })
-      const auth = await authenticateSender(raw, { resolver: cycle.resolve, from: { address: 'claire@prospect.example', name: 'Claire Martin' }, trustedAuthservIds: [], timeoutMs: 1000 })
+      const auth = await authenticateSender(raw, { resolver: cycle, from: { address: 'claire@prospect.example', name: 'Claire Martin' }, trustedAuthservIds: [], timeoutMs: 1000 })
       verdicts.push(auth.verdict)
     }
     expect(verdicts).toEqual(['none', 'none', 'none', 'none', 'none'])
     expect(asked.length).toBeGreaterThan(0)
-    expect(cycle.asked()).toBe(asked.length)
     expect(new Set(asked).size).toBe(asked.length)
   })
 })
