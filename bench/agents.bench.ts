@@ -17,13 +17,14 @@ import { agents } from '#db/schema/agents'
 import { agentCustom, agentTriggers } from '#db/schema/custom-agents'
 import { loadTriggerIndex } from '#layers/agents/core/custom/dispatcher'
 import type { HubEvent } from '#layers/agents/core/custom/triggers'
-import { percentile, sample, type BenchFigure } from './lib'
+import { percentile, sample, sized, type BenchFigure } from './lib'
 import { nativeBenchDatabase } from './databases'
 
 const OFFLINE = { AI_OFFLINE: '1' }
-const SCARS = 3000
+// BENCH_SIZE=tiny (bench/lib.ts): 100 scars (the roster's own two each, then global ones), 10 briefings, 2,000 events.
+const SCARS = sized(3000, 100)
 const OWN_PER_AGENT = 2
-const BRIEFINGS = 200
+const BRIEFINGS = sized(200, 10)
 
 const log = (line: string) => process.stderr.write(`[bench] agents: ${line}\n`)
 
@@ -35,7 +36,7 @@ function words(seed: number) {
 }
 
 const TRIGGERS = 500
-const EVENTS = 50_000
+const EVENTS = sized(50_000, 2_000)
 
 /**
  * agents.dispatch_events_per_s: hub events matched against 500 enabled triggers (50 custom

@@ -3,7 +3,7 @@
 // side in interleaved rounds; and embedding throughput in batches of 50.
 import { ofetch } from 'ofetch'
 import { embeddedBenchDatabase } from './databases'
-import { median, sample, type BenchFigure, type Benchmark } from './lib'
+import { median, sample, sized, type BenchFigure, type Benchmark } from './lib'
 import { startFakeServer } from '#layers/ai/tests/fakes/server'
 import { openAiStyle } from '#layers/ai/tests/fakes/providers'
 import { createAiFacade } from '#layers/ai/core/facade'
@@ -11,8 +11,13 @@ import { noopLedger } from '#layers/ai/core/ledger'
 import { upsertRouting } from '#layers/ai/core/routing-store'
 
 const KEY = 'bench-key'
-const ROUNDS = 10
-const PER_ROUND = 200
+// BENCH_SIZE=tiny (bench/lib.ts): 2 rounds of 20 calls a side, 20 routed calls, 5 embedding batches a side.
+const ROUNDS = sized(10, 2)
+const PER_ROUND = sized(200, 20)
+const FIRST_WARMUP = sized(200, 5)
+const ROUND_WARMUP = sized(20, 2)
+const ROUTED = sized(1_000, 20)
+const BATCHES = sized(200, 5)
 const quiet = () => {}
 
 const words = 'le déploiement de la préproduction a échoué sur la page panier du client après la migration de la base et du cache'.split(' ')
@@ -30,8 +35,8 @@ const benchmark: Benchmark = async () => {
   const directSamples: number[] = []
   const facadeSamples: number[] = []
   for (let round = 0; round < ROUNDS; round++) {
-    directSamples.push(...await sample(direct, PER_ROUND, round === 0 ? 200 : 20))
-    facadeSamples.push(...await sample(viaFacade, PER_ROUND, round === 0 ? 200 : 20))
+    directSamples.push(...await sample(direct, PER_ROUND, round === 0 ? FIRST_WARMUP : ROUND_WARMUP))
+    facadeSamples.push(...await sample(viaFacade, PER_ROUND, round === 0 ? FIRST_WARMUP : ROUND_WARMUP))
   }
   const directP50 = median(directSamples)
   const facadeP50 = median(facadeSamples)
@@ -43,7 +48,7 @@ const benchmark: Benchmark = async () => {
   try {
     await upsertRouting(database.db, 'bench', { completeProvider: 'mistral', completeModel: 'mistral-large-latest' }, 'bench')
     const withDb = createAiFacade({ env, db: database.db, log: quiet })
-    const routed = await sample(() => withDb.complete({ feature: 'bench', prompt: 'ping' }), 1_000, 100)
+    const routed = await sample(() => withDb.complete({ feature: 'bench', prompt: 'ping' }), ROUTED, Math.ceil(ROUTED / 10))
     await withDb.flush()
     routedP50 = median(routed)
   }
@@ -55,9 +60,9 @@ const benchmark: Benchmark = async () => {
   // facade, and the HTTP path to the loopback fake with the throttle off.
   const batch = Array.from({ length: 50 }, (_, i) => text(i))
   const offline = createAiFacade({ env: {}, ledger: noopLedger, log: quiet })
-  const offlineBatch = median(await sample(() => offline.embed({ feature: 'bench', texts: batch }), 200, 20))
+  const offlineBatch = median(await sample(() => offline.embed({ feature: 'bench', texts: batch }), BATCHES, Math.ceil(BATCHES / 10)))
   const http = createAiFacade({ env, ledger: noopLedger, log: quiet, embedThrottleMs: 0 })
-  const httpBatch = median(await sample(() => http.embed({ feature: 'bench', texts: batch }), 200, 20))
+  const httpBatch = median(await sample(() => http.embed({ feature: 'bench', texts: batch }), BATCHES, Math.ceil(BATCHES / 10)))
   await fake.close()
 
   const context = {

@@ -10,11 +10,13 @@ import type { ToolChatRequest, ToolChatResult } from '#layers/ai/core/tool-chat'
 import { firstToolRegistry } from '#layers/agents/core/engine/first-tools'
 import { startRun, type EngineDeps } from '#layers/agents/core/engine/loop'
 import type { ToolPorts } from '#layers/agents/core/engine/ports'
-import { percentile, type BenchFigure } from './lib'
+import { percentile, sized, type BenchFigure } from './lib'
 import { nativeBenchDatabase } from './databases'
 
-const STEPS = 20
-const RUNS = 40
+// BENCH_SIZE=tiny (bench/lib.ts): 3 pairs of runs of 5 steps and of one.
+const STEPS = sized(20, 5)
+const RUNS = sized(40, 3)
+const WARMUP_RUNS = sized(3, 1)
 
 function loopbackModel(): (request: ToolChatRequest) => Promise<ToolChatResult> {
   return async (request) => {
@@ -39,7 +41,7 @@ export default async function (): Promise<BenchFigure[]> {
       agent: { codename: 'personal:bench@studio.test', ownerEmail: 'bench@studio.test' }, regime: 'user' as const, request: `bench steps=${STEPS}`,
       budget: { iterations: STEPS + 1, tokens: 5_000_000 },
     }
-    for (let i = 0; i < 3; i++) await startRun(deps, context)
+    for (let i = 0; i < WARMUP_RUNS; i++) await startRun(deps, context)
     const timed = async (steps: number) => {
       const started = process.hrtime.bigint()
       const run = await startRun(deps, { ...context, request: `bench steps=${steps}` })

@@ -4,15 +4,18 @@
 // an inbox of 200 classified messages (what a studio's inbox looks like) — and, in the same
 // run, the public health probe (one small query, no session) as the machine's reference:
 // side by side they say how much of a figure is the machine's load.
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '#tests/helpers/hub'
 import { TESTS_TMP } from '#tests/helpers/database-config'
 import { classifiedMessage } from '#layers/atlas/tests/fixtures/spawn/seed'
-import type { BenchFigure } from './lib'
+import { sized, type BenchFigure } from './lib'
 
-const CONNECTIONS = 50
-const SECONDS = 10
-const MESSAGES = 200
+// BENCH_SIZE=tiny (bench/lib.ts): half a second of reads from 5 connections, an inbox of 20 messages.
+const CONNECTIONS = sized(50, 5)
+const SECONDS = sized(10, 0.5)
+const MESSAGES = sized(200, 20)
+const WARMUP = sized(20, 2)
 
 async function seedInbox(hub: Hub): Promise<void> {
   const database = await hubDatabase(hub)
@@ -31,7 +34,7 @@ async function throughput(url: string, cookie: string | undefined): Promise<{ rp
     if (response.status !== 200) throw new Error(`${url} answered ${response.status}`)
     await response.arrayBuffer()
   }
-  for (let i = 0; i < 20; i++) await read()
+  for (let i = 0; i < WARMUP; i++) await read()
   let requests = 0
   const deadline = Date.now() + SECONDS * 1000
   const started = process.hrtime.bigint()
@@ -82,5 +85,7 @@ export default async function (): Promise<BenchFigure[]> {
   }
   finally {
     await hub.interrupt()
+    // The hub's throwaway data folder (tests/helpers/hub.ts's tempDataDir: 45 MB a run).
+    rmSync(dirname(hub.dataDir), { recursive: true, force: true })
   }
 }

@@ -11,11 +11,12 @@ import { learnLessons } from '#db/schema/learn'
 import { callDelayMs, runSuggestions } from '#layers/learning/core/suggest'
 import { startScriptedModel } from '#layers/learning/tests/fakes/model'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
-import { median, type BenchFigure } from './lib'
+import { median, sized, type BenchFigure } from './lib'
 
-const LESSONS = 50
-const RUNS = 5
-const CONTACTS = 200
+// BENCH_SIZE=tiny (bench/lib.ts): 2 runs over 5 lessons, 40 contact names (two a tenant).
+const LESSONS = sized(50, 5)
+const RUNS = sized(5, 2)
+const CONTACTS = sized(200, 40)
 const log = (line: string) => process.stderr.write(`[bench] learning: ${line}\n`)
 
 async function seed(database: Database): Promise<void> {

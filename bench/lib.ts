@@ -10,6 +10,23 @@ export interface BenchFigure {
 
 export type Benchmark = () => Promise<BenchFigure[]>
 
+export const BENCH_SIZES = ['full', 'tiny'] as const
+export type BenchSize = typeof BENCH_SIZES[number]
+
+/**
+ * BENCH_SIZE: `full` (the default: the sizes the figures are published at) or `tiny` (the
+ * same code on small inputs, in seconds: a smoke run, its figures not comparable). bench/run.ts
+ * records it in every figure's context.
+ */
+export function benchSize(env: NodeJS.ProcessEnv = process.env): BenchSize {
+  const value = env.BENCH_SIZE?.trim() || 'full'
+  if (!(BENCH_SIZES as readonly string[]).includes(value)) throw new Error(`BENCH_SIZE=${JSON.stringify(env.BENCH_SIZE)} is not a bench size: use ${BENCH_SIZES.join(' (the default) or ')}`)
+  return value as BenchSize
+}
+
+/** `full` at BENCH_SIZE=full, `tiny` at BENCH_SIZE=tiny. */
+export const sized = <T>(full: T, tiny: T): T => (benchSize() === 'tiny' ? tiny : full)
+
 export function percentile(samples: number[], p: number): number {
   if (samples.length === 0) return Number.NaN
   const sorted = [...samples].sort((a, b) => a - b)

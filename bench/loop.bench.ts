@@ -17,13 +17,14 @@ import { seedAgents } from '#layers/agents/core/seed'
 import { assembleSpawnBriefing } from '#layers/atlas/core/spawn/spawn-briefing'
 import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
 import { syncVectors } from '#layers/memory/core/vectors/sync'
-import { percentile, sample, type BenchFigure } from './lib'
+import { percentile, sample, sized, type BenchFigure } from './lib'
 import { nativeBenchDatabase } from './databases'
 
 const OFFLINE = { AI_OFFLINE: '1' }
-const LESSONS = 10_000
-const OWN_PER_AGENT = 20
-const BRIEFINGS = 200
+// BENCH_SIZE=tiny (bench/lib.ts): 200 lessons (the roster's own 2 each, then global ones), 10 briefings.
+const LESSONS = sized(10_000, 200)
+const OWN_PER_AGENT = sized(20, 2)
+const BRIEFINGS = sized(200, 10)
 const BUDGET = 2000
 const INTENTS = ['chantier', 'question', 'run', 'negociation', 'astrologie']
 

@@ -28,20 +28,24 @@ import { facadeEmbedder, type Embedder } from '#layers/memory/core/vectors/embed
 import { syncVectors } from '#layers/memory/core/vectors/sync'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
 import { BENCH_DIMENSIONS, BENCH_MODEL, NOISE, STRICT_CLUSTERS, STRICT_SPREAD, corpus, loadChunks, loadStrictCorpus, strictQueries, vectorText } from './memory-corpus'
-import { percentile, sample, type BenchFigure } from './lib'
+import { percentile, sample, sized, type BenchFigure } from './lib'
 
 const HNSW_INDEX = 'mem_embeddings_embedding_hnsw_idx'
-/** Shrinks every size for a smoke run of the bench's code (figures at another scale than their names say: never published). */
-const SCALE = Number(process.env.MEMORY_BENCH_SCALE ?? 1)
+/**
+ * Shrinks every size for a smoke run of the bench's code (figures at another scale than their
+ * names say: never published). BENCH_SIZE=tiny (bench/lib.ts) defaults it to 0.005 (50, 500
+ * and 1,500 chunks), with 10 recall queries, 5 exact ones and 128MB of shared buffers.
+ */
+const SCALE = Number(process.env.MEMORY_BENCH_SCALE ?? sized(1, 0.005))
 const SOURCES_10K = Math.round(10_000 * SCALE)
 const CHUNKS_100K = Math.round(100_000 * SCALE)
 const CHUNKS_300K = Math.round(300_000 * SCALE)
-const RECALL_QUERIES = 200
-const EXACT_QUERIES = 40
+const RECALL_QUERIES = sized(200, 10)
+const EXACT_QUERIES = sized(40, 5)
 const CONCURRENCY = 8
 const K = 10
 const OFFLINE = { AI_OFFLINE: '1' }
-const SHARED_BUFFERS = process.env.MEMORY_BENCH_SHARED_BUFFERS?.trim() || '2GB'
+const SHARED_BUFFERS = process.env.MEMORY_BENCH_SHARED_BUFFERS?.trim() || sized('2GB', '128MB')
 const HUGE_PAGES = process.env.MEMORY_BENCH_HUGE_PAGES?.trim() !== 'off'
 
 const log = (line: string) => process.stderr.write(`[bench] memory: ${line}\n`)

@@ -13,15 +13,18 @@ import { runConsolidation } from '#layers/learning/core/nightly/consolidation'
 import { spawnOn } from '#layers/learning/tests/fixtures/spawns'
 import { MEM_EMBEDDING_DIMENSIONS } from '#db/schema/mem'
 import { seedAgents } from '#layers/agents/core/seed'
-import { median, type BenchFigure } from './lib'
+import { median, sized, type BenchFigure } from './lib'
 import { nativeBenchDatabase } from './databases'
 
-const LESSONS = 10_000
-const FRESH = 100
-const NOTES = 1_000
-const SPAWNS = 30
-const PROJECTS = 200
-const RUNS = 3
+// BENCH_SIZE=tiny (bench/lib.ts): one run over 200 lessons (20 fresh), 50 notes, 20 projects, 3 spawns, 200 ledger rows.
+const LESSONS = sized(10_000, 200)
+const FRESH = sized(100, 20)
+const NOTES = sized(1_000, 50)
+const SPAWNS = sized(30, 3)
+const PROJECTS = sized(200, 20)
+const LEDGER_ROWS = sized(2000, 200)
+const RUNS = sized(3, 1)
+const ECHO_PERIOD = sized(1000, 100)
 
 const log = (line: string) => process.stderr.write(`[bench] nightly: ${line}\n`)
 
@@ -35,10 +38,10 @@ export default async function (): Promise<BenchFigure[]> {
         case when g % 2 = 0 then g % 7 else 0 end, case when g % 2 = 0 then now() - interval '3 days' end,
         case when g <= ${FRESH} then now() - interval '1 hour' else now() - (g % 730) * interval '1 day' - interval '2 days' end
       from generate_series(1, ${LESSONS}) g`)
-    // Vectors computed in the database: the fresh scars echo older ones (g and g + 1000 share a direction).
+    // Vectors computed in the database: the fresh scars echo older ones (g and g + ECHO_PERIOD share a direction).
     await db.execute(sql.raw(`insert into mem_embeddings (source_type, source_id, title, content, fingerprint, provider, model, embedding)
       select case when l.kind = 'success' then 'victory' else 'scar' end, l.id::text, l.title, l.title, md5(l.id::text) || md5(l.title), 'bench', 'planted',
-        array(select sin(((l.id - 1) % 1000 + 1) * d) + (l.id % 3) * 0.01 from generate_series(1, ${MEM_EMBEDDING_DIMENSIONS}) d)::vector(${MEM_EMBEDDING_DIMENSIONS})
+        array(select sin(((l.id - 1) % ${ECHO_PERIOD} + 1) * d) + (l.id % 3) * 0.01 from generate_series(1, ${MEM_EMBEDDING_DIMENSIONS}) d)::vector(${MEM_EMBEDDING_DIMENSIONS})
       from learn_lessons l`))
     await db.execute(sql`insert into mem_notes (path, space, title, body, size, file_modified_at)
       select 'permanent/note-' || g || '.md', 'permanent', 'Note ' || g,
@@ -53,7 +56,7 @@ export default async function (): Promise<BenchFigure[]> {
     for (let i = 0; i < SPAWNS; i++) await spawnOn(db, { events: Array.from({ length: 20 }, (_, e) => ({ type: 'assistant', text: `Step ${e} of session ${i}: delivered a part.` })) })
     await db.execute(sql`insert into ai_consumption (call_id, at, kind, provider, model, model_requested, feature, actor, outcome, cost_usd, duration_ms)
       select gen_random_uuid(), now() - (g % 8) * interval '1 day', 'completion', 'mistral', 'm', 'm', 'bench', 'agent-' || (g % 10), 'ok', 0.01 * (g % 13), 1
-      from generate_series(1, 2000) g`)
+      from generate_series(1, ${LEDGER_ROWS}) g`)
     // The statistics autovacuum would have gathered by 04:00: without them the planner takes the tables for empty.
     await db.execute(sql`analyze`)
     log(`planted ${LESSONS} lessons (embedded), ${NOTES} notes, ${PROJECTS} projects, ${SPAWNS} spawns`)

@@ -24,13 +24,14 @@ import { facadeEmbedder, type Embedder } from '#layers/memory/core/vectors/embed
 import { syncVectors } from '#layers/memory/core/vectors/sync'
 import { nativeBenchDatabase } from './databases'
 import { corpus, loadChunks } from './memory-corpus'
-import { percentile, type BenchFigure } from './lib'
+import { percentile, sized, type BenchFigure } from './lib'
 
 const DIMENSIONS = 1024
 const K = 10
-const ROUNDS = 5
+// BENCH_SIZE=tiny (bench/lib.ts): one round, 50 synthetic notes.
+const ROUNDS = sized(5, 1)
 /** Synthetic notes around the golden corpus, so that neither side searches a toy table. */
-const DISTRACTORS = Math.round(5_000 * Number(process.env.MEMORY_BENCH_SCALE ?? 1))
+const DISTRACTORS = Math.round(sized(5_000, 50) * Number(process.env.MEMORY_BENCH_SCALE ?? 1))
 const HNSW_INDEX = 'mem_embeddings_embedding_hnsw_idx'
 const log = (line: string) => process.stderr.write(`[bench] peers: ${line}\n`)
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))

@@ -20,13 +20,14 @@ import { createAiFacade } from '#layers/ai/core/facade'
 import { upsertRouting } from '#layers/ai/core/routing-store'
 import { nativeBenchDatabase } from './databases'
 import { recallPeerFigures } from './peers-recall'
-import { percentile, sample, type BenchFigure } from './lib'
+import { percentile, sample, sized, type BenchFigure } from './lib'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const KEY = 'bench-peers-key'
 const MODEL = 'mistral-large-latest'
-/** Calls of each side measured, after 200 warm-up calls each. */
-const SAMPLES = 2000
+/** Calls of each side measured, after 200 warm-up calls each (BENCH_SIZE=tiny, bench/lib.ts: 20 after 5). */
+const SAMPLES = sized(2000, 20)
+const WARMUP = sized(200, 5)
 const quiet = () => {}
 const log = (line: string) => process.stderr.write(`[bench] peers: ${line}\n`)
 
@@ -125,7 +126,7 @@ async function gatewayFigures(): Promise<BenchFigure[]> {
 
     // Interleaved call by call (one call of each side in turn), so every side sees the same
     // machine state: on a loaded machine, blocks of calls per side measured the load's swings.
-    for (const side of sides) await sample(side.call, 0, 200)
+    for (const side of sides) await sample(side.call, 0, WARMUP)
     for (let index = 0; index < SAMPLES; index++) {
       for (const side of sides) {
         const start = process.hrtime.bigint()

@@ -17,10 +17,12 @@ import { openSpawnQueue, type SpawnQueue } from '#layers/atlas/core/spawn/queue'
 import { runSpawnWorker } from '#layers/atlas/core/spawn/worker'
 import { classifiedMessage } from '#layers/atlas/tests/fixtures/spawn/seed'
 import { nativeBenchDatabase } from './databases'
-import type { BenchFigure } from './lib'
+import { sized, type BenchFigure } from './lib'
 
 const STAND_IN = fileURLToPath(new URL('../layers/atlas/tests/fixtures/stand-in-agent.mjs', import.meta.url))
-const SPAWNS = 12
+// BENCH_SIZE=tiny (bench/lib.ts): 4 spawns a side (still two hosts' worth of slots), events paced 20 ms.
+const SPAWNS = sized(12, 4)
+const PACE_MS = sized(150, 20)
 const HOST_CAP = 2
 
 async function spawnsPerMinute(database: Database, queue: SpawnQueue, dir: string, hosts: string[]): Promise<{ perMin: number, seconds: number, byHost: Record<string, number> }> {
@@ -29,7 +31,7 @@ async function spawnsPerMinute(database: Database, queue: SpawnQueue, dir: strin
     ...process.env, DATABASE_URL: database.url, SPAWN_AGENT_BIN: STAND_IN, SPAWN_ROOT: join(dir, 'spawns'), SPAWN_LOG_DIR: join(dir, 'logs'), SPAWN_AGENT_ENV_PASS: 'STAND_IN_*',
     ATLAS_TMP_DIR: join(dir, 'tmp'), SPAWN_POLL_MS: '50', SPAWN_KILL_GRACE_MS: '300', SPAWN_SANDBOX: 'bwrap', SPAWN_RECENT_WINDOW_MIN: '0',
     SPAWN_HOST_CONCURRENCY: String(HOST_CAP), SPAWN_GLOBAL_CONCURRENCY: String(HOST_CAP * 2),
-    STAND_IN_VARIANT: 'fast', STAND_IN_PACE_MS: '150',
+    STAND_IN_VARIANT: 'fast', STAND_IN_PACE_MS: String(PACE_MS),
   }
   const config = readSpawnConfig(env)
   const mail = createMailer({ config: { team: ['team@bench.example'], from: 'Atlas <atlas@bench.example>' }, db, transport: { sendMail: async () => ({ messageId: 'x' }) } })

@@ -12,10 +12,11 @@ import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
 import { syncSkillIndex } from '#layers/skills/core/memory-index'
 import { skillRouterPort } from '#layers/skills/core/port'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
-import { percentile, sample, type BenchFigure } from './lib'
+import { percentile, sample, sized, type BenchFigure } from './lib'
 
-const SKILLS = 1000
-const REQUESTS = 400
+// BENCH_SIZE=tiny (bench/lib.ts): 50 skills, 10 requests.
+const SKILLS = sized(1000, 50)
+const REQUESTS = sized(400, 10)
 const EMAIL = 'bench-skills@studio.test'
 
 function generator(seed: number) {

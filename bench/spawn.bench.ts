@@ -18,11 +18,12 @@ import { runAgent, spawnPaths } from '#layers/atlas/core/spawn/run-agent'
 import { runSpawnWorker } from '#layers/atlas/core/spawn/worker'
 import { classifiedMessage } from '#layers/atlas/tests/fixtures/spawn/seed'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
-import { median, type BenchFigure } from './lib'
+import { median, sized, type BenchFigure } from './lib'
 
 const STAND_IN = fileURLToPath(new URL('../layers/atlas/tests/fixtures/stand-in-agent.mjs', import.meta.url))
-const FLOOD_MB = 8
-const CLAIMS = 3
+// BENCH_SIZE=tiny (bench/lib.ts): a 1 MB flood, one claim per sandbox.
+const FLOOD_MB = sized(8, 1)
+const CLAIMS = sized(3, 1)
 
 const SANDBOXES: SandboxMode[] = ['srt', 'bwrap', 'none']
 

@@ -14,13 +14,14 @@ import { workJobs, workProjects, workTasks } from '#db/schema/worksites'
 import { projectBoard } from '#layers/worksites/core/board'
 import { WORK_ITEM_STATUSES } from '#layers/worksites/core/vocabulary'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
-import { percentile, sample, type BenchFigure } from './lib'
+import { percentile, sample, sized, type BenchFigure } from './lib'
 
-const PROJECTS = 5
-const TASKS_PER_PROJECT = 1000
+// BENCH_SIZE=tiny (bench/lib.ts): 2 projects of 50 tasks, 10 reads.
+const PROJECTS = sized(5, 2)
+const TASKS_PER_PROJECT = sized(1000, 50)
 const CHANTIERS_PER_PROJECT = 4
 const JOBS_PER_CHANTIER = 5
-const READS = 200
+const READS = sized(200, 10)
 
 const log = (line: string) => process.stderr.write(`[bench] worksites: ${line}\n`)
 
