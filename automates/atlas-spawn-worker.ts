@@ -19,10 +19,11 @@ import type { Db } from '#db/client'
 import { defineAutomate } from '#layers/health/core/automate'
 import { AtlasConfigError } from '#layers/atlas/core/config'
 import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
-import { readSpawnConfig } from '#layers/atlas/core/spawn/config'
-import { spawnDatabaseUrl } from '#layers/atlas/core/spawn/connection'
-import { openSpawnQueue } from '#layers/atlas/core/spawn/queue'
-import { runSpawnWorker } from '#layers/atlas/core/spawn/worker'
+import { readSpawnConfig } from '#layers/spawn/core/config'
+import { spawnDatabaseUrl } from '#layers/spawn/core/connection'
+import { openSpawnQueue } from '#layers/spawn/core/queue'
+import { runSpawnWorker } from '#layers/spawn/core/worker'
+import { spawnPorts } from '#layers/hub/core/spawn-ports'
 
 interface WorkerRun { db: Db, args: string[], host: string, log: (line: string) => void, signal: AbortSignal }
 
@@ -61,6 +62,7 @@ async function work(ctx: WorkerRun): Promise<number> {
   const mail = createMailer({ config: mailConfig, db: ctx.db, log: ctx.log })
   try {
     const report = await runSpawnWorker({
+      ...spawnPorts,
       db: ctx.db, queue, config, mail, host: ctx.host, pid: process.pid, actor: 'atlas-spawn-worker', log: ctx.log, signal: ctx.signal,
       env: { ...process.env, DATABASE_URL: url },
     }, { mode: values.forever ? 'forever' : 'drain', maxJobs })

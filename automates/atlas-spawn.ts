@@ -11,10 +11,11 @@ import { parseArgs } from 'node:util'
 import { defineAutomate } from '#layers/health/core/automate'
 import { AtlasConfigError } from '#layers/atlas/core/config'
 import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
-import { readSpawnConfig } from '#layers/atlas/core/spawn/config'
-import { spawnDatabaseUrl } from '#layers/atlas/core/spawn/connection'
-import { DISABLED_MESSAGE, runOrchestratorCycle } from '#layers/atlas/core/spawn/orchestrator'
-import { openSpawnQueue } from '#layers/atlas/core/spawn/queue'
+import { readSpawnConfig } from '#layers/spawn/core/config'
+import { spawnDatabaseUrl } from '#layers/spawn/core/connection'
+import { DISABLED_MESSAGE, runOrchestratorCycle } from '#layers/spawn/core/orchestrator'
+import { openSpawnQueue } from '#layers/spawn/core/queue'
+import { spawnPorts } from '#layers/hub/core/spawn-ports'
 
 export default defineAutomate({
   name: 'atlas-spawn',
@@ -53,7 +54,7 @@ export default defineAutomate({
     const queue = await openSpawnQueue({ connectionString: spawnDatabaseUrl(process.env), log: ctx.log })
     const mail = createMailer({ config: mailConfig, db: ctx.db, log: ctx.log })
     try {
-      const report = await runOrchestratorCycle({ db: ctx.db, queue, config, mail, actor: 'atlas-spawn', host: ctx.host, pid: process.pid, log: ctx.log }, { dryRun: values['dry-run'], limit })
+      const report = await runOrchestratorCycle({ ...spawnPorts, db: ctx.db, queue, config, mail, actor: 'atlas-spawn', host: ctx.host, pid: process.pid, log: ctx.log }, { dryRun: values['dry-run'], limit })
       if (values.json) ctx.log(JSON.stringify(report))
       else {
         ctx.log(`[atlas-spawn] ${report.candidates.length} candidate(s)${values['dry-run'] ? ' (dry run: nothing queued)' : `: ${report.queued.length} queued, ${report.skippedLockHeld.length} skipped (lease held), ${report.stale.length} changed meanwhile`}`

@@ -14,7 +14,8 @@ import { sql } from 'drizzle-orm'
 import { collect } from '#layers/atlas/core/collector'
 import { readAtlasConfig } from '#layers/atlas/core/config'
 import { cycleResolver } from '#layers/atlas/core/auth/cycle-resolver'
-import { withDeadline, type DNSResolver } from '#layers/atlas/core/auth/verify'
+import type { DNSResolver } from '#layers/atlas/core/auth/verify'
+import { withDeadline } from '#layers/base/core/deadline'
 import { collectDropFolder } from '#layers/atlas/core/ingest/drop-folder'
 import { clamdInstream } from '#layers/atlas/core/scan/clamav'
 import { startClamd, writeEicarDatabase } from '#layers/atlas/tests/fakes/clamav'
@@ -86,7 +87,9 @@ interface ResolverSide { seconds: number, messages: number, lookups: number }
 /** Null when the system resolver answers (even "no such name"); why not otherwise. */
 async function systemDnsSilence(): Promise<string | null> {
   try {
-    await withDeadline(dns.resolve('_dmarc.studio.example', 'TXT'), SILENT_DNS_TIMEOUT_MS, () => Object.assign(new Error(`no answer within ${SILENT_DNS_TIMEOUT_MS} ms`), { code: 'ETIMEOUT' }))
+    await withDeadline(dns.resolve('_dmarc.studio.example', 'TXT'), SILENT_DNS_TIMEOUT_MS, () => {
+      throw Object.assign(new Error(`no answer within ${SILENT_DNS_TIMEOUT_MS} ms`), { code: 'ETIMEOUT' })
+    })
     return null
   }
   catch (error) {

@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { FOUNDER, hubDatabase, signIn, startHub, type Hub } from '#tests/helpers/hub'
 import { TESTS_TMP } from '#tests/helpers/database-config'
-import { classifiedMessage } from '#layers/atlas/tests/fixtures/spawn/seed'
+import { classifiedMessage } from '#layers/spawn/tests/fixtures/seed'
 import { sized, type BenchFigure } from './lib'
 
 // BENCH_SIZE=tiny (bench/lib.ts): half a second of reads from 5 connections, an inbox of 20 messages.

@@ -184,10 +184,12 @@ export async function recallPeerFigures(): Promise<BenchFigure[]> {
       { name: 'ours: hybrid recall (HNSW + French full text, RRF)', search: ours, ms: [] as number[], recall: 0 },
       { name: peer.name, search: peer.search, ms: [] as number[], recall: 0 },
     ]
+    // Recall@10 over the questions the corpus answers (an unanswerable one expects no source).
+    const answerable = golden.queries.filter(item => item.expected.length > 0)
     for (const side of sides) {
       let sum = 0
-      for (const item of golden.queries) sum += queryMetrics(item.expected, await side.search(item.query), K).recallAtK
-      side.recall = sum / golden.queries.length
+      for (const item of answerable) sum += queryMetrics(item.expected, await side.search(item.query), K).recallAtK
+      side.recall = sum / answerable.length
     }
     for (let index = 0; index < ROUNDS; index++) {
       for (const side of sides) {

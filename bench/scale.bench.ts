@@ -11,15 +11,16 @@ import { fileURLToPath } from 'node:url'
 import { sql } from 'drizzle-orm'
 import type { Database } from '#db/connection'
 import { createMailer } from '#layers/atlas/core/mail/mailer'
-import { readSpawnConfig } from '#layers/atlas/core/spawn/config'
-import { queueMessage } from '#layers/atlas/core/spawn/orchestrator'
-import { openSpawnQueue, type SpawnQueue } from '#layers/atlas/core/spawn/queue'
-import { runSpawnWorker } from '#layers/atlas/core/spawn/worker'
-import { classifiedMessage } from '#layers/atlas/tests/fixtures/spawn/seed'
+import { readSpawnConfig } from '#layers/spawn/core/config'
+import { queueMessage } from '#layers/spawn/core/orchestrator'
+import { openSpawnQueue, type SpawnQueue } from '#layers/spawn/core/queue'
+import { runSpawnWorker } from '#layers/spawn/core/worker'
+import { classifiedMessage } from '#layers/spawn/tests/fixtures/seed'
 import { nativeBenchDatabase } from './databases'
 import { sized, type BenchFigure } from './lib'
+import { spawnPorts } from '#layers/hub/core/spawn-ports'
 
-const STAND_IN = fileURLToPath(new URL('../layers/atlas/tests/fixtures/stand-in-agent.mjs', import.meta.url))
+const STAND_IN = fileURLToPath(new URL('../layers/spawn/tests/fixtures/stand-in-agent.mjs', import.meta.url))
 // BENCH_SIZE=tiny (bench/lib.ts): 4 spawns a side (still two hosts' worth of slots), events paced 20 ms.
 const SPAWNS = sized(12, 4)
 const PACE_MS = sized(150, 20)
@@ -38,10 +39,10 @@ async function spawnsPerMinute(database: Database, queue: SpawnQueue, dir: strin
   const ids: number[] = []
   for (let i = 0; i < SPAWNS; i++) ids.push(await classifiedMessage(db, { intent: 'question', subject: `Scale ${hosts.length} ${i}` }))
   // Every job queued up front: the workers, not the orchestrator's pace, set the throughput.
-  for (const id of ids) await queueMessage({ db, queue, config, actor: 'bench', host: hostname(), pid: process.pid, log: () => {} }, id)
+  for (const id of ids) await queueMessage({ ...spawnPorts, db, queue, config, actor: 'bench', host: hostname(), pid: process.pid, log: () => {} }, id)
   const started = performance.now()
   try {
-    await Promise.all(hosts.map(host => runSpawnWorker({ db, queue, config, env, mail, host, pid: process.pid, actor: 'bench', log: () => {} }, { mode: 'drain' })))
+    await Promise.all(hosts.map(host => runSpawnWorker({ ...spawnPorts, db, queue, config, env, mail, host, pid: process.pid, actor: 'bench', log: () => {} }, { mode: 'drain' })))
   }
   finally {
     mail.close()

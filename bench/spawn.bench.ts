@@ -10,17 +10,18 @@ import { fileURLToPath } from 'node:url'
 import type { Database } from '#db/connection'
 import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { createMailer } from '#layers/atlas/core/mail/mailer'
-import { readSpawnConfig, type SandboxMode } from '#layers/atlas/core/spawn/config'
-import { createEventSink } from '#layers/atlas/core/spawn/events'
-import { runOrchestratorCycle } from '#layers/atlas/core/spawn/orchestrator'
-import { openSpawnQueue } from '#layers/atlas/core/spawn/queue'
-import { runAgent, spawnPaths } from '#layers/atlas/core/spawn/run-agent'
-import { runSpawnWorker } from '#layers/atlas/core/spawn/worker'
-import { classifiedMessage } from '#layers/atlas/tests/fixtures/spawn/seed'
+import { readSpawnConfig, type SandboxMode } from '#layers/spawn/core/config'
+import { createEventSink } from '#layers/spawn/core/events'
+import { runOrchestratorCycle } from '#layers/spawn/core/orchestrator'
+import { openSpawnQueue } from '#layers/spawn/core/queue'
+import { runAgent, spawnPaths } from '#layers/spawn/core/run-agent'
+import { runSpawnWorker } from '#layers/spawn/core/worker'
+import { classifiedMessage } from '#layers/spawn/tests/fixtures/seed'
 import { embeddedBenchDatabase, nativeBenchDatabase } from './databases'
 import { median, sized, type BenchFigure } from './lib'
+import { spawnPorts } from '#layers/hub/core/spawn-ports'
 
-const STAND_IN = fileURLToPath(new URL('../layers/atlas/tests/fixtures/stand-in-agent.mjs', import.meta.url))
+const STAND_IN = fileURLToPath(new URL('../layers/spawn/tests/fixtures/stand-in-agent.mjs', import.meta.url))
 // BENCH_SIZE=tiny (bench/lib.ts): a 1 MB flood, one claim per sandbox.
 const FLOOD_MB = sized(8, 1)
 const CLAIMS = sized(3, 1)
@@ -70,8 +71,9 @@ async function measure(database: Database, dir: string): Promise<Measured> {
         // `none` is refused as root by the configuration; the bench sets it directly, to compare.
         const withSandbox = { ...config, sandbox }
         await classifiedMessage(db, { intent: 'question' })
-        await runOrchestratorCycle({ db, queue, config: withSandbox, actor: 'bench', host: hostname(), pid: process.pid, log: () => {} })
+        await runOrchestratorCycle({ ...spawnPorts, db, queue, config: withSandbox, actor: 'bench', host: hostname(), pid: process.pid, log: () => {} })
         await runSpawnWorker({
+          ...spawnPorts,
           db, queue, config: withSandbox, env: { ...env, STAND_IN_VARIANT: 'fast' }, mail, host: hostname(), pid: process.pid, actor: 'bench', log: () => {},
           onTiming: timing => void claims[sandbox].push(timing.agentStartedAt - timing.claimedAt),
         }, { mode: 'drain' })

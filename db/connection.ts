@@ -32,8 +32,9 @@ export function redactUrl(url: string): string {
   }
 }
 
-export function connect(url: string, max: number): Sql {
-  return postgres(url, { max, onnotice: () => {}, connect_timeout: 10, idle_timeout: 30, connection: SESSION_SETTINGS })
+/** `settings` are more startup parameters for every session of the pool (the hub's statement_timeout). */
+export function connect(url: string, max: number, settings: Record<string, string> = {}): Sql {
+  return postgres(url, { max, onnotice: () => {}, connect_timeout: 10, idle_timeout: 30, connection: { ...SESSION_SETTINGS, ...settings } })
 }
 
 /**
@@ -88,10 +89,10 @@ export async function checkServer(sql: Sql, url: string): Promise<void> {
 }
 
 /** Connects to a PostgreSQL server and checks it can serve Synedre OS (reachable, pgvector). */
-export async function connectDatabase(url: string, options: { max?: number, kind?: Database['kind'] } = {}): Promise<Database> {
+export async function connectDatabase(url: string, options: { max?: number, kind?: Database['kind'], settings?: Record<string, string> } = {}): Promise<Database> {
   let sql: Sql
   try {
-    sql = connect(url, options.max ?? 10)
+    sql = connect(url, options.max ?? 10, options.settings)
   }
   catch (error) {
     throw new DatabaseSetupError(

@@ -11,3 +11,19 @@ export const SESSION_SETTINGS = { plan_cache_mode: 'force_custom_plan' } as cons
 
 /** The same settings as SQL, for a session already open. */
 export const SESSION_SETTINGS_SQL = Object.entries(SESSION_SETTINGS).map(([name, value]) => `SET ${name} = '${value}'; `).join('')
+
+export const DEFAULT_HUB_STATEMENT_TIMEOUT_MS = 30_000
+
+/**
+ * The settings of the hub server's own pool: a statement_timeout (HUB_STATEMENT_TIMEOUT_MS,
+ * default 30 s, 0 for none), so one slow or hostile query cannot hold a connection the
+ * people's requests wait for. Only the hub's pool: migrations and nightly jobs build indexes
+ * for minutes. PostgreSQL enforces it; the embedded database (PGlite) cannot, see
+ * db/embedded-socket.ts.
+ */
+export function hubSessionSettings(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const raw = env.HUB_STATEMENT_TIMEOUT_MS?.trim()
+  const value = raw ? Number(raw) : DEFAULT_HUB_STATEMENT_TIMEOUT_MS
+  if (!Number.isInteger(value) || value < 0) throw new Error(`HUB_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0 for none); got "${raw}"`)
+  return value > 0 ? { statement_timeout: String(value) } : {}
+}

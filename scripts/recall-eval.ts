@@ -1,8 +1,11 @@
 // recall-eval [--baseline | --mode-sweep] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE] [--sweep-file FILE]
 // The recall evaluation harness over a golden dataset, strictly read-only.
-//   (gate)        compares hybrid metrics to the frozen baseline: exit 0 pass, 1 regression
+//   (gate)        compares hybrid metrics to the frozen baseline, overall and per kind of query
+//                 (each kind within its own tolerance when the baseline sets one): exit 0 pass, 1 regression
 //   --baseline    freezes a new baseline (hybrid) with the embedder it ran with: exit 0
 //   --mode-sweep  lex, sem and hybrid side by side, no gating, kept in a JSON file: exit 0
+//   --calibrate-floor  the semantic floor set on every other query of each kind and checked
+//                 on the others (held back): the current floor and the one suggested, exit 0
 //   exit 2: the gate did not run — no baseline, the golden set's corpus not in the index
 //   ("corpus not present: run …"), another embedder than the baseline's (both named), bad flags
 import { createHash } from 'node:crypto'
@@ -12,11 +15,12 @@ import { fileURLToPath } from 'node:url'
 import { defaultDataDir, openDatabase } from '#db/client'
 import { createAiFacade } from '#layers/ai/core/facade'
 import { ArgsError, parseEvalArgs } from '#layers/memory/core/cli/args'
-import { BaselineError, compareToBaseline, describeEmbedder, embedderMismatch, readBaseline, writeBaseline, type BaselineEmbedder } from '#layers/memory/core/eval/baseline'
+import { BaselineError, compareKinds, compareToBaseline, describeEmbedder, embedderMismatch, freezeKinds, readBaseline, writeBaseline, type BaselineEmbedder, type Regression } from '#layers/memory/core/eval/baseline'
 import { corpusPresence, SEED_COMMAND } from '#layers/memory/core/eval/corpus'
+import { calibrate, floorRecords, type FloorShares } from '#layers/memory/core/eval/floor-calibration'
 import { GoldenError, parseGolden } from '#layers/memory/core/eval/golden'
 import { evaluate, type Evaluation } from '#layers/memory/core/eval/harness'
-import type { Metrics } from '#layers/memory/core/eval/metrics'
+import type { KindReport, Metrics } from '#layers/memory/core/eval/metrics'
 import { indexDimensions } from '#layers/memory/core/vectors/dimensions'
 import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
 import { runCli, UsageError } from './lib/cli'
@@ -26,8 +30,16 @@ const DEFAULT_BASELINE = fileURLToPath(new URL('../layers/memory/eval/baseline.j
 
 const show = (metrics: Metrics) => `recall@k ${metrics.recall_at_k.toFixed(4)} · mrr@10 ${metrics.mrr_at_10.toFixed(4)} · top1 ${metrics.top1_accuracy.toFixed(4)}`
 
+const showKind = (report: KindReport) => `kind ${report.kind.padEnd(12)} (${String(report.queries).padStart(2)}) ${Object.entries(report.metrics).map(([name, value]) => `${name.replace('_at_', '@').replace('_accuracy', '')} ${value.toFixed(4)}`).join(' · ')}`
+const showRegression = (item: Regression, tolerance: number) => `REGRESSION ${item.kind ? `${item.kind} ` : ''}${item.metric}: ${item.current.toFixed(4)} < ${item.baseline.toFixed(4)} − ${tolerance}`
+
+const showShares = (shares: FloorShares) => `kept ${shares.kept}/${shares.keptOf} expected hits, rejected ${shares.rejected}/${shares.rejectedOf} unanswerable`
+
 function misses(evaluation: Evaluation): string[] {
-  return evaluation.queries.filter(query => query.missing.length > 0).map(query => `  ${query.id} "${query.query}": missing ${query.missing.join(', ')}`)
+  return [
+    ...evaluation.queries.filter(query => query.missing.length > 0).map(query => `  ${query.id} "${query.query}": missing ${query.missing.join(', ')}`),
+    ...evaluation.queries.filter(query => query.kind === 'unanswerable' && !query.rejected).map(query => `  ${query.id} "${query.query}": answered with confidence, where nothing relevant was expected`),
+  ]
 }
 
 runCli(async () => {
@@ -54,7 +66,7 @@ runCli(async () => {
   let baseline
   try {
     golden = parseGolden(goldenText, goldenPath)
-    baseline = args.action === 'gate' ? readBaseline(baselinePath) : null
+    baseline = args.action === 'sweep' ? null : readBaseline(baselinePath)
   }
   catch (error) {
     if (error instanceof GoldenError || error instanceof BaselineError) throw new UsageError(error.message, 'Fix the file, or point --golden / --baseline-file at another one.')
@@ -82,23 +94,41 @@ runCli(async () => {
     if (args.action === 'sweep') {
       const results = []
       for (const mode of ['lex', 'sem', 'hybrid'] as const) results.push(await evaluate(deps, golden, mode))
-      const report = { status: 'sweep', k: golden.k, queries: golden.queries.length, golden_sha256: goldenSha, embedder, swept_at: new Date().toISOString(), modes: results.map(({ mode, metrics }) => ({ mode, metrics })) }
+      const report = { status: 'sweep', k: golden.k, queries: golden.queries.length, golden_sha256: goldenSha, embedder, swept_at: new Date().toISOString(), modes: results.map(({ mode, metrics, kinds }) => ({ mode, metrics, kinds })) }
       const sweepPath = args.sweepFile ?? join(defaultDataDir(), 'recall-eval', 'mode-sweep.json')
       mkdirSync(dirname(sweepPath), { recursive: true })
       writeFileSync(sweepPath, `${JSON.stringify({ ...report, queriesDetail: results.map(({ mode, queries }) => ({ mode, queries })) }, null, 2)}\n`)
       if (args.json) out(JSON.stringify({ ...report, file: sweepPath }))
       else {
-        for (const result of results) out(`${result.mode.padEnd(6)} ${show(result.metrics)}`)
+        for (const result of results) {
+          out(`${result.mode.padEnd(6)} ${show(result.metrics)}`)
+          result.kinds.forEach(report => out(`       ${showKind(report)}`))
+        }
         out(`kept in ${sweepPath}`)
+      }
+      return 0
+    }
+    if (args.action === 'calibrate') {
+      const { model, floor, records } = await floorRecords(deps, golden)
+      const result = calibrate(model, floor, records)
+      if (args.json) out(JSON.stringify({ status: 'calibrated', ...result }))
+      else {
+        out(`model ${result.model ?? 'none'}; calibration half ${records.filter(record => !record.heldBack).length} queries, held-back half ${records.filter(record => record.heldBack).length}`)
+        for (const [name, value] of [['current', result.current], ['suggested', result.suggested]] as const) {
+          out(`${name.padEnd(9)} semantic floor ${value.floor.toFixed(2)}: calibration ${showShares(value.calibration)}; held back ${showShares(value.heldBack)}`)
+        }
       }
       return 0
     }
     if (args.action === 'freeze') {
       if (!embedder) throw new UsageError('no embedding provider is available: a hybrid baseline cannot be frozen', 'Configure an embedding provider (or AI_OFFLINE=1 for the offline one) and run again.')
       const result = await evaluate(deps, golden, 'hybrid')
-      writeBaseline(baselinePath, { version: 2, embedder, mode: 'hybrid', k: result.k, queries: golden.queries.length, golden_sha256: goldenSha, frozen_at: new Date().toISOString(), metrics: result.metrics })
-      if (args.json) out(JSON.stringify({ status: 'baseline_frozen', baseline: baselinePath, metrics: result.metrics }))
-      else out(`baseline frozen in ${baselinePath}: ${show(result.metrics)}`)
+      writeBaseline(baselinePath, { version: 3, embedder, mode: 'hybrid', k: result.k, queries: golden.queries.length, golden_sha256: goldenSha, frozen_at: new Date().toISOString(), metrics: result.metrics, kinds: freezeKinds(result.kinds, baseline) })
+      if (args.json) out(JSON.stringify({ status: 'baseline_frozen', baseline: baselinePath, metrics: result.metrics, kinds: result.kinds }))
+      else {
+        out(`baseline frozen in ${baselinePath}: ${show(result.metrics)}`)
+        result.kinds.forEach(report => out(showKind(report)))
+      }
       return 0
     }
     const mismatch = embedderMismatch(baseline!.embedder, embedder)
@@ -109,17 +139,18 @@ runCli(async () => {
       return 2
     }
     const result = await evaluate(deps, golden, baseline!.mode, baseline!.k)
-    const regressions = compareToBaseline(result.metrics, baseline!.metrics, args.tolerance)
+    const regressions = [...compareToBaseline(result.metrics, baseline!.metrics, args.tolerance), ...compareKinds(result.kinds, baseline!.kinds ?? {}, args.tolerance)]
     const status = regressions.length ? 'regression' : 'pass'
     if (args.json) {
-      out(JSON.stringify({ status, tolerance: args.tolerance, mode: result.mode, k: result.k, metrics: result.metrics, baseline: baseline!.metrics, regressions, goldenChanged: baseline!.golden_sha256 !== goldenSha }))
+      out(JSON.stringify({ status, tolerance: args.tolerance, mode: result.mode, k: result.k, metrics: result.metrics, baseline: baseline!.metrics, kinds: result.kinds, baselineKinds: baseline!.kinds ?? null, regressions, goldenChanged: baseline!.golden_sha256 !== goldenSha }))
     }
     else {
       out(`current  ${show(result.metrics)}`)
+      result.kinds.forEach(report => out(`  ${showKind(report)}`))
       out(`baseline ${show(baseline!.metrics)} (frozen ${baseline!.frozen_at}${baseline!.embedder ? ` with ${describeEmbedder(baseline!.embedder)}` : ''}, tolerance ${args.tolerance})`)
       if (!baseline!.embedder) out('note: this baseline does not say which embedder froze it (version 1): freeze it again with --baseline to record it')
       if (baseline!.golden_sha256 !== goldenSha) out('note: the golden dataset changed since the baseline was frozen')
-      for (const item of regressions) out(`REGRESSION ${item.metric}: ${item.current.toFixed(4)} < ${item.baseline.toFixed(4)} − ${args.tolerance}`)
+      for (const item of regressions) out(showRegression(item, item.kind ? baseline!.kinds?.[item.kind]?.tolerance ?? args.tolerance : args.tolerance))
       if (regressions.length) misses(result).forEach(out)
       out(status === 'pass' ? 'gate: pass' : 'gate: FAIL')
     }

@@ -14,14 +14,14 @@
 // any descendant that left it are stopped: TERM, then KILL after a grace. When the parent
 // goes away (stdin is a pipe that closes), the agent is stopped too. The terminal may drop
 // the last output of a child that exits quickly: the result file is the contract.
-import { createWriteStream, fstatSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs'
+import { createWriteStream, fstatSync, mkdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { IPty } from 'node-pty'
-import { agentEnv, buildAgentArgs } from '#layers/atlas/core/spawn/args'
-import { SPAWN_MARKER, stopSpawnProcesses } from '#layers/atlas/core/spawn/processes'
-import { confinedCommand, srtSettings, type SandboxPolicy } from '#layers/atlas/core/spawn/sandbox'
-import { createLineSplitter, type NoiseEvent, type StreamEvent } from '#layers/atlas/core/spawn/stream'
-import { findBinary, parseWrapperArgs, WrapperUsageError, type WrapperArgs } from '#layers/atlas/core/spawn/wrapper-args'
+import { agentEnv, buildAgentArgs } from '#layers/spawn/core/args'
+import { SPAWN_MARKER, stopSpawnProcesses } from '#layers/spawn/core/processes'
+import { confinedCommand, makeSrtRuntimeDir, srtSettings, type SandboxPolicy } from '#layers/spawn/core/sandbox'
+import { createLineSplitter, type NoiseEvent, type StreamEvent } from '#layers/spawn/core/stream'
+import { findBinary, parseWrapperArgs, WrapperUsageError, type WrapperArgs } from '#layers/spawn/core/wrapper-args'
 
 function writeLine(stream: NodeJS.WritableStream, event: Record<string, unknown>): boolean {
   return stream.write(`${JSON.stringify(event)}\n`)
@@ -55,11 +55,15 @@ async function run(args: WrapperArgs): Promise<number> {
   const env = agentEnv(process.env, { [SPAWN_MARKER]: args.id })
   const policy = args.sandboxFile ? JSON.parse(readFileSync(args.sandboxFile, 'utf8')) as SandboxPolicy : null
   let settingsFile: string | undefined
+  let srtRuntime: string | undefined
   if (policy?.mode === 'srt') {
+    srtRuntime = makeSrtRuntimeDir(policy.user)
+    // Whatever way the wrapper ends (process.exit included), srt's folder goes with it.
+    process.once('exit', () => rmSync(srtRuntime!, { recursive: true, force: true }))
     settingsFile = join(dirname(args.sandboxFile!), 'srt-settings.json')
-    writeFileSync(settingsFile, JSON.stringify(srtSettings(policy)), { mode: 0o644 })
+    writeFileSync(settingsFile, JSON.stringify(srtSettings(policy, srtRuntime)), { mode: 0o644 })
   }
-  const command = confinedCommand(policy, binary, argv, env, settingsFile)
+  const command = confinedCommand(policy, binary, argv, env, settingsFile, srtRuntime)
 
   const pty = await import('node-pty')
   let child: IPty
@@ -110,7 +114,11 @@ async function run(args: WrapperArgs): Promise<number> {
       child.pause()
     }
   }
-  child.onData(data => handle(splitter.push(data)))
+  let lastDataAt = Date.now()
+  child.onData((data) => {
+    lastDataAt = Date.now()
+    handle(splitter.push(data))
+  })
 
   const timer = setTimeout(() => {
     timedOut = true
@@ -139,9 +147,14 @@ async function run(args: WrapperArgs): Promise<number> {
 
   const exit = await new Promise<{ exitCode: number, signal?: number }>(resolve => child.onExit(resolve))
   clearTimeout(timer)
-  // Late chunks may still be in flight; then the last line, even without its newline.
-  await new Promise(resolve => setTimeout(resolve, 50))
+  // Late chunks may still be in flight: node-pty can report a fast child's exit before its last
+  // output, later still on a busy machine. Wait while output keeps coming, and up to 2 s while
+  // the result line has not arrived; then the last line, even without its newline.
   resume()
+  const exitedAt = Date.now()
+  const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+  await sleep(50)
+  while (Date.now() - exitedAt < 2000 && (Date.now() - lastDataAt < 100 || !result)) await sleep(25)
   handle(splitter.end())
   // Whatever the agent left behind (a descendant outside its group) goes too.
   await stop(stopReason ?? 'agent_exited')

@@ -1,4 +1,4 @@
-import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 
 export const HUB_ROLES = ['founder', 'operator', 'viewer'] as const
@@ -28,7 +28,11 @@ export const hubAudit = pgTable('hub_audit', {
   action: text('action').notNull(),
   target: text('target'),
   details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
-}, table => [index('hub_audit_at_idx').on(table.at)])
+}, table => [
+  index('hub_audit_at_idx').on(table.at),
+  // The sign-in limiter asks, at every try, whether the account signed in from this address (server/core/sign-in.ts).
+  index('hub_audit_signed_in_idx').on(table.actor, table.at).where(sql`${table.action} = 'signed_in'`),
+])
 
 /**
  * Failed sign-ins of the last hour, by account and by address: the limiter counts them
@@ -43,6 +47,19 @@ export const hubSignInFailures = pgTable('hub_sign_in_failures', {
   index('hub_sign_in_failures_email_idx').on(table.email, table.at),
   index('hub_sign_in_failures_address_idx').on(table.address, table.at),
 ])
+
+/**
+ * Tries refused without being checked (the account and address were waiting), counted per
+ * account, address and minute: a flood is one row a minute, not one row a try. The first
+ * refusal of each minute also goes to hub_audit.
+ */
+export const hubSignInRefusals = pgTable('hub_sign_in_refusals', {
+  email: text('email').notNull(),
+  address: text('address').notNull(),
+  minute: timestamp('minute', { withTimezone: true }).notNull(),
+  route: text('route').notNull(),
+  count: integer('count').notNull().default(1),
+}, table => [primaryKey({ columns: [table.email, table.address, table.minute, table.route] })])
 
 export type HubUser = typeof hubUsers.$inferSelect
 export type HubAuditEntry = typeof hubAudit.$inferSelect

@@ -23,6 +23,36 @@ export type MemVaultSpace = typeof MEM_VAULT_SPACES[number]
  */
 export const MEM_TS_CONFIG = 'synedre_french'
 
+/**
+ * Accents folded by `translate` (then œ and æ spelt out): the letters of French and its
+ * neighbours. Built-in and immutable, so a generated column may use it, and it never turns a
+ * letter into a quote — unaccent's rules do, which would break the tsvector text it edits.
+ */
+export const FOLD_FROM = 'àâäáãåçéèêëíìîïñóòôöõúùûüýÿ'
+export const FOLD_TO = 'aaaaaaceeeeiiiinooooouuuuyy'
+
+/** A tsvector or tsquery's text with its accents folded (an SQL expression over `expression`'s text). */
+export function foldedText(expression: string): string {
+  return `replace(replace(translate((${expression})::text, '${FOLD_FROM}', '${FOLD_TO}'), 'œ', 'oe'), 'æ', 'ae')`
+}
+
+/**
+ * The lexical column (migration 0040). Unaccenting before the stemmer (synedre_french) costs
+ * the French stemmer the endings it reads by their accents: "bloquées" gives 'bloque' where
+ * "bloqué" gives 'bloqu', "déployées" 'deploye' where "déploiement" gives 'deploi', so an
+ * inflection missed its note. The column holds synedre_french's stems (accents ignored,
+ * identifiers' positions for phrases) and, after them, the French stemmer's own stems with
+ * their accents folded — only those synedre_french does not already hold, so a word's
+ * frequency (ts_rank) counts once.
+ */
+function stemsOf(title: string, content: string): string {
+  const exact = `setweight(to_tsvector('synedre_french'::regconfig, ${title}), 'A') || setweight(to_tsvector('synedre_french'::regconfig, ${content}), 'B')`
+  const stemmed = `setweight(${foldedText(`to_tsvector('french'::regconfig, ${title})`)}::tsvector, 'A') || setweight(${foldedText(`to_tsvector('french'::regconfig, ${content})`)}::tsvector, 'B')`
+  return `${exact} || ts_delete(${stemmed}, tsvector_to_array(${exact}))`
+}
+
+export const MEM_TSV_EXPRESSION = stemsOf(`coalesce(title, '')`, 'content')
+
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
 const inList = (values: readonly string[]) => sql.raw(values.map(value => `'${value}'`).join(', '))
@@ -75,7 +105,7 @@ export const memEmbeddings = pgTable('mem_embeddings', {
   /** The client tenant a chunk belongs to (a note's front matter), for recall's tenant filter. */
   tenant: text('tenant'),
   metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-  tsv: tsvector('tsv').generatedAlwaysAs(sql`setweight(to_tsvector('synedre_french'::regconfig, coalesce(title, '')), 'A') || setweight(to_tsvector('synedre_french'::regconfig, content), 'B')`),
+  tsv: tsvector('tsv').generatedAlwaysAs(sql.raw(MEM_TSV_EXPRESSION)),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, table => [

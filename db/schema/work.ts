@@ -7,7 +7,7 @@ import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timest
 import { atlasMessages } from './atlas'
 import { clients } from './clients'
 import { ownerColumns } from './owner'
-import { workProjects } from './worksites'
+import { workProjects } from './work-projects'
 
 function common() {
   return {

@@ -1,40 +1,22 @@
 // The worksites hierarchy (issue 16): project (per tenant, with its mission brief and
 // repository) → chantier (work_chantiers, in work.ts: the classifier drafts them) → job →
-// task; the iterations of a task (one per step, at least one per spawn attempt); and the
+// task (the iterations of a task, one per step, in work-iterations.ts); and the
 // history of every status change and assignment (the timeline and the audit read it).
 // Vocabularies live in layers/worksites/core/vocabulary.ts; the checks below repeat them.
 // A task cannot sit under a job of another project: jobs and tasks carry their chantier and
 // project, and composite foreign keys tie each (job, chantier, project) triple to its parent
 // (ON UPDATE CASCADE: a chantier moved to another project takes its jobs and tasks along).
 import { sql } from 'drizzle-orm'
-import { bigserial, check, foreignKey, index, integer, jsonb, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
-import { atlasSpawns } from './atlas-spawn'
-import { clients } from './clients'
+import { bigserial, check, foreignKey, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core'
 import { ownerColumns } from './owner'
 import { workChantiers } from './work'
 
+// The projects' table has a file of its own so that work.ts (chantiers) and this file do not
+// import each other; re-exported here, where its importers find it.
+export { workProjects, type WorkProject } from './work-projects'
+
 const WORK_ITEM_STATUS_SQL = sql.raw(`('todo', 'in_progress', 'review', 'blocked', 'done', 'cancelled')`)
 const SCOPE_SQL = sql.raw(`('code', 'ops', 'content', 'research', 'review')`)
-
-export const workProjects = pgTable('work_projects', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  /** The tenant (clients row) the project is for; null for the studio's own projects. */
-  tenantId: uuid('tenant_id').references(() => clients.id),
-  name: text('name').notNull(),
-  /** The git repository the spawns of its tasks check out (else the tenant's, else the default). */
-  repository: text('repository'),
-  /** Quoted by the briefings of the spawns working on its tasks. */
-  missionBrief: text('mission_brief').notNull().default(''),
-  status: text('status').notNull().default('active'),
-  ...ownerColumns(),
-  createdBy: text('created_by').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-}, table => [
-  index('work_projects_tenant_idx').on(table.tenantId, table.updatedAt),
-  check('work_projects_status_check', sql`${table.status} in ('active', 'paused', 'archived')`),
-  check('work_projects_one_owner_check', sql`${table.ownerAgent} is null or ${table.ownerUserId} is null`),
-])
 
 export const workJobs = pgTable('work_jobs', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -88,31 +70,6 @@ export const workTasks = pgTable('work_tasks', {
   check('work_tasks_one_owner_check', sql`${table.ownerAgent} is null or ${table.ownerUserId} is null`),
 ])
 
-/**
- * One step of a task: what the agent reasoned, did and observed, and how it ended. The spawn
- * engine writes one per spawn attempt of a task (step = the attempt's number); the skill
- * detector reads the `done`/`pass` ones, the debrief all of a project's.
- */
-export const workIterations = pgTable('work_iterations', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  taskId: uuid('task_id').notNull().references(() => workTasks.id, { onDelete: 'cascade' }),
-  spawnId: uuid('spawn_id').references(() => atlasSpawns.id, { onDelete: 'set null' }),
-  step: integer('step').notNull(),
-  reasoning: text('reasoning').notNull().default(''),
-  action: text('action').notNull().default(''),
-  observation: text('observation').notNull().default(''),
-  outcome: text('outcome').notNull(),
-  agentCodename: text('agent_codename'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, table => [
-  index('work_iterations_task_idx').on(table.taskId, table.step),
-  index('work_iterations_outcome_idx').on(table.outcome, table.createdAt),
-  // One iteration per spawn attempt: a worker writing it twice (a retried end) changes nothing.
-  uniqueIndex('work_iterations_spawn_key').on(table.spawnId).where(sql`spawn_id is not null`),
-  check('work_iterations_outcome_check', sql`${table.outcome} in ('done', 'pass', 'fail')`),
-  check('work_iterations_step_check', sql`${table.step} >= 1`),
-])
-
 /** Every status change and assignment of a worksites entity, with who and why. Append-only by use. */
 export const workTransitions = pgTable('work_transitions', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -133,8 +90,6 @@ export const workTransitions = pgTable('work_transitions', {
   check('work_transitions_kind_check', sql`${table.kind} in ('created', 'transition', 'assignment')`),
 ])
 
-export type WorkProject = typeof workProjects.$inferSelect
 export type WorkJob = typeof workJobs.$inferSelect
 export type WorkTask = typeof workTasks.$inferSelect
-export type WorkIteration = typeof workIterations.$inferSelect
 export type WorkTransition = typeof workTransitions.$inferSelect

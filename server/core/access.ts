@@ -47,6 +47,8 @@ const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['PUT', /^\/api\/agents\/models\/[^/]+$/],
   // The studio policy: the tools any custom agent may ever use (issue 21, P3).
   ['PUT', /^\/api\/agents\/studio-policy$/],
+  // Deactivating (or reactivating) a client: its mail is no longer attributed to it (issue 34, Deliver 1).
+  ['PUT', /^\/api\/clients\/[^/]+\/active$/],
 ]
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -15,6 +15,31 @@ export function bodyLimitFor(path: string, env: NodeJS.ProcessEnv = process.env)
 
 export const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
+/** No route's input nests deeper than this; a body that does is refused before it is parsed. */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * Whether a JSON text nests arrays and objects deeper than `max`, read in one pass without
+ * recursion or parsing: a 10 kB body of 5,000 brackets costs a loop, not a stack.
+ */
+export function exceedsJsonDepth(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5C) i++ // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false
+    }
+    else if (c === 0x22) inString = true
+    else if (c === 0x5B || c === 0x7B) {
+      if (++depth > max) return true
+    }
+    else if (c === 0x5D || c === 0x7D) depth--
+  }
+  return false
+}
+
 /** Headers on every response; pages get their CSP with script hashes (server/plugins/security-headers.ts). */
 export const SECURITY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',

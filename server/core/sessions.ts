@@ -7,6 +7,7 @@ import { hubUsers } from '#db/schema/index'
 import { recordAudit } from '#db/audit'
 import { hashPassword, verifyPassword } from './passwords'
 import { passwordProblem } from './password-policy'
+import { recordFailure, recordRefusal, retryAfterSeconds } from './sign-in'
 
 /** Ends every session of the account whose cookie carries `version` (a stale cookie ends nothing). */
 export async function revokeSessions(db: Db, userId: string, version: number | undefined): Promise<boolean> {
@@ -20,12 +21,21 @@ export async function revokeSessions(db: Db, userId: string, version: number | u
 
 export type PasswordChange =
   | { ok: true, sessionVersion: number }
-  | { ok: false, status: number, code: string, message: string }
+  | { ok: false, status: number, code: string, message: string, retryAfterSeconds?: number }
 
-export async function changePassword(db: Db, userId: string, current: string, next: string): Promise<PasswordChange> {
+export async function changePassword(db: Db, userId: string, current: string, next: string, address: string): Promise<PasswordChange> {
   const user = await db.query.hubUsers.findFirst({ where: eq(hubUsers.id, userId) })
+  // A stolen session guessing the current password meets the sign-in's limiter.
+  const wait = user ? await retryAfterSeconds(db, user.email, address) : 0
+  if (user && wait > 0) {
+    await recordRefusal(db, { email: user.email, address, route: 'password_change', retryAfterSeconds: wait, actor: user.email })
+    return { ok: false, status: 429, code: 'too_many_attempts', message: `Too many wrong current passwords: try again in ${wait} s.`, retryAfterSeconds: wait }
+  }
   if (!user || !await verifyPassword(user.passwordHash, current)) {
-    await recordAudit(db, { actor: user?.email ?? userId, action: 'password_change_failed', details: { reason: 'wrong_current_password' } })
+    await db.transaction(async (tx) => {
+      if (user) await recordFailure(tx, user.email, address)
+      await recordAudit(tx, { actor: user?.email ?? userId, action: 'password_change_failed', details: { reason: 'wrong_current_password', address } })
+    })
     return { ok: false, status: 400, code: 'wrong_current_password', message: 'The current password is not right.' }
   }
   const problem = passwordProblem(next, user.email)

@@ -1,9 +1,9 @@
 // Runs before every other middleware and route (files run in name order): security headers
 // on every response, same-origin and JSON-only for changes, the body-size limit (answered
-// before the body is read), and no NUL or lone surrogate in any string input.
+// before the body is read), a bounded nesting depth, and no NUL or lone surrogate in any string input.
 import type { H3Event } from 'h3'
 import { badPathSegment, badQueryParameter, findBadText } from '../core/input-text'
-import { SECURITY_HEADERS, STATE_CHANGING, bodyLimitFor, contentTypeRefusal, originRefusal, type Refusal } from '../core/request-policy'
+import { MAX_JSON_DEPTH, SECURITY_HEADERS, STATE_CHANGING, bodyLimitFor, contentTypeRefusal, exceedsJsonDepth, originRefusal, type Refusal } from '../core/request-policy'
 
 const RAW_BODY = Symbol.for('h3RawBody')
 
@@ -82,6 +82,7 @@ export default defineEventHandler(async (event) => {
   catch {
     refuse(event, { status: 400, code: 'invalid_text', message: 'The body is not valid UTF-8.' }, { field: 'body' })
   }
+  if (exceedsJsonDepth(text)) refuse(event, { status: 400, code: 'too_deep', message: `The body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.` }, { field: 'body', limit: MAX_JSON_DEPTH })
   let parsed: unknown
   try {
     parsed = text.length ? JSON.parse(text) : undefined

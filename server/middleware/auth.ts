@@ -32,9 +32,12 @@ export default defineEventHandler(async (event) => {
   const session = await sessionOf(event)
   const user = session ? await rememberedAccount(session.userId, async id => await findUserById(await useDb(), id)) : undefined
   if (!user || !user.active || user.sessionVersion !== session!.version) {
-    // Clearing a revoked cookie must not revoke the account's newer sessions: the clear
-    // hook only acts on a current version (server/plugins/session-revocation.ts).
-    if (session) await clearUserSession(event)
+    // A cookie of an older version is refused but left alone: a poll sent with it just before
+    // this browser's own password change answered would otherwise clear the renewed cookie and
+    // sign the person out. An account gone or disabled has no newer cookie to lose. (Clearing
+    // never revokes newer sessions: the clear hook acts on a current version only,
+    // server/plugins/session-revocation.ts.)
+    if (session && (!user || !user.active)) await clearUserSession(event, sessionCookieConfig(event))
     throw createError({ statusCode: 401, statusMessage: 'Sign in first.', data: { code: 'unauthenticated' } })
   }
   if (!roleAllows(user.role, requirement.minRole)) {

@@ -1,7 +1,9 @@
 // The hub half of "close the loop" (issue 15) in a browser, against the real server: the
 // reflex memory's editor refuses a 201-character line naming its number; a scar recorded from
 // a message page shows in the lessons list and from the agent's page; the spawn page shows
-// the routed agent and the briefing as sent. The routes' refusals are checked over HTTP too.
+// the routed agent and the briefing as sent; a stranger's message waiting for approval has no
+// work record until a person approves it on its page. The routes' refusals are checked over
+// HTTP too.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
@@ -15,8 +17,8 @@ import { findRunningEmbedded } from '#db/embedded'
 import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { atlasInbox } from '#db/schema/atlas'
 import { workChantiers, workRecalls } from '#db/schema/work'
-import { classifiedMessage, createTenant } from '#layers/atlas/tests/fixtures/spawn/seed'
-import { spawnPaths } from '#layers/atlas/core/spawn/run-agent'
+import { classifiedMessage, createTenant } from '#layers/spawn/tests/fixtures/seed'
+import { spawnPaths } from '#layers/spawn/core/run-agent'
 
 let hub: Hub
 let browser: Browser
@@ -24,6 +26,7 @@ let page: Page
 let messageId: number
 let spawnId: string
 let chantierMessageId: number
+let waitingMessageId: number
 const cookies: Record<string, string> = {}
 const SCAR = 'Cart emptied by the cache on refresh'
 
@@ -38,11 +41,14 @@ beforeAll(async () => {
     spawnId = spawn!.id
     // The agent the spawn worker routed it to.
     await db.update(atlasSpawns).set({ agentCodename: 'orchestrator' }).where(eq(atlasSpawns.id, spawnId))
-    // A chantier draft materialised from a message, with what the pre-creation recall found.
-    chantierMessageId = await classifiedMessage(db, { intent: 'chantier', subject: 'Rebuild our blog', body: 'A new design for the blog.', admission: 'awaiting', status: 'awaiting_approval' })
+    // A chantier draft materialised from a message a person approved, with what the
+    // pre-creation recall found (a message still waiting has no record: below).
+    chantierMessageId = await classifiedMessage(db, { intent: 'chantier', subject: 'Rebuild our blog', body: 'A new design for the blog.', admission: 'approved' })
     const [chantier] = await db.insert(workChantiers).values({ sourceMessageId: chantierMessageId, lastMessageId: chantierMessageId, title: 'Rebuild our blog', brief: 'A new design for the blog.', createdBy: 'atlas-collect' }).returning()
     await db.update(atlasInbox).set({ materialisedKind: 'chantier', materialisedId: chantier!.id }).where(eq(atlasInbox.messageId, chantierMessageId))
     await db.insert(workRecalls).values({ kind: 'chantier', recordId: chantier!.id, query: 'Rebuild our blog', modeUsed: 'hybrid', hits: [{ rank: 1, sourceType: 'scar', sourceId: '1', title: 'Blog redesign lost its SEO traffic', snippet: 'Plan the redirects before the switch.', score: 0.03 }] })
+    // A stranger's chantier, classified and waiting for a person: nothing materialised yet.
+    waitingMessageId = await classifiedMessage(db, { intent: 'chantier', subject: 'A new online shop for us', body: 'We would like a shop on our site.', admission: 'awaiting', status: 'awaiting_approval' })
   }
   finally {
     await database.close()
@@ -139,6 +145,19 @@ describe('the loop in the hub', () => {
     await page.getByText('Chantier confirmed').first().waitFor()
     await expect.poll(() => page.getByTestId('atlas-materialised').textContent()).toContain('planned')
     expect(await page.getByTestId('atlas-confirm-chantier').count()).toBe(0)
+  })
+
+  it('says a waiting message\'s work record is created when a person approves it, and shows the one the approval created', async () => {
+    await page.goto(`${hub.url}/hub/atlas/${waitingMessageId}`)
+    const record = page.getByTestId('atlas-materialised')
+    await expect.poll(() => record.textContent()).toContain('None yet: the chantier draft is created when a person approves this message.')
+    expect(await page.getByTestId('atlas-recall').count()).toBe(0)
+    await page.getByTestId('atlas-approve').click()
+    await page.getByText('Its chantier is created').first().waitFor()
+    await expect.poll(() => record.textContent()).toContain('A new online shop for us')
+    expect(await record.textContent()).toContain('draft')
+    await page.getByTestId('atlas-recall').waitFor()
+    expect(await page.getByTestId('atlas-approve').count()).toBe(0)
   })
 
   it('shows on the spawn page the routed agent and the briefing as sent', async () => {

@@ -135,5 +135,26 @@ it('the home page shows the collector "not configured" as soon as it runs, witho
 
   const missing = await page.request.get(`${hub.url}/api/automations/no-such-automate/runs`)
   expect(missing.status()).toBe(404)
-  expect((await missing.json()).data).toEqual({ code: 'not_found' })
+  expect((await missing.json()).data).toEqual({ code: 'not_found', message: expect.any(String) })
+})
+
+it('adds the studio\'s first client from the Clients page, and a second one claiming its domain is told who owns it', async () => {
+  problems.length = 0
+  await page.goto(`${hub.url}/hub/clients`)
+  await page.getByTestId('client-add').click()
+  await page.getByTestId('client-name').fill('Maison Bleue')
+  await page.getByTestId('client-domains').fill('maison-bleue.example')
+  await page.getByTestId('client-repository').fill('https://forge.example/bleue/site.git')
+  await page.getByTestId('client-save').click()
+  const row = page.getByTestId('clients-table').locator('tr', { hasText: 'Maison Bleue' })
+  await row.waitFor({ timeout: 15_000 })
+  expect(await row.innerText()).toContain('maison-bleue.example')
+  // A second client claiming the same domain is told who owns it, in the form.
+  await page.getByTestId('client-add').click()
+  await page.getByTestId('client-name').fill('Maison Rivale')
+  await page.getByTestId('client-domains').fill('maison-bleue.example')
+  await page.getByTestId('client-save').click()
+  await page.getByTestId('client-form-error').getByText('already belongs to Maison Bleue').waitFor({ timeout: 15_000 })
+  // The refused save is a 409 the page expected (its response and the browser's console line about it).
+  expect(problems.filter(problem => !/\b409\b/.test(problem))).toEqual([])
 })

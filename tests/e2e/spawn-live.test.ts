@@ -12,9 +12,9 @@ import type { Database } from '#db/connection'
 import { atlasReplyDrafts } from '#db/schema/atlas'
 import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { hubAudit } from '#db/schema/hub'
-import { startEngine, type Engine } from '#layers/atlas/tests/fixtures/spawn/engine'
-import { writeReplyDraft } from '#layers/atlas/core/spawn/reply-draft'
-import { classifiedMessage, inbox } from '#layers/atlas/tests/fixtures/spawn/seed'
+import { startEngine, type Engine } from '#layers/spawn/tests/fixtures/engine'
+import { writeReplyDraft } from '#layers/spawn/core/reply-draft'
+import { classifiedMessage, inbox } from '#layers/spawn/tests/fixtures/seed'
 import { TESTS_TMP } from '../helpers/database-config'
 
 let hub: Hub
@@ -135,17 +135,25 @@ it('shows a spawn silent for over five minutes as possibly hung, with its last e
       seen = now!.count
       return settled
     }, { timeout: 60_000, interval: 2_000 }).toBe(true)
-    // The agent has gone quiet; seven minutes pass in the record rather than in the test.
-    await database.db.update(atlasSpawns).set({ lastEventAt: sql`now() - interval '7 minutes'` }).where(eq(atlasSpawns.messageId, id))
-    const [row] = await database.db.select().from(atlasSpawns).where(eq(atlasSpawns.messageId, id))
-    await page.goto(`${hub.url}/hub/atlas/${id}`)
-    const hung = page.getByTestId('spawn-hung')
-    await hung.waitFor({ timeout: 20_000 })
-    expect(await hung.textContent()).toContain(`The last event (${row!.lastEventType}) came 7 minutes ago; nothing since.`)
-    // On a loaded machine a last event can still land after the backdating: the record is
-    // backdated again before each look at the inbox.
-    await expect.poll(async () => {
+    // The agent has gone quiet; seven minutes pass in the record rather than in the test. On a
+    // loaded machine a last event can still land after the backdating (the settle above reads
+    // a 2 s silence, which a starved agent can outlast): the record is backdated again before
+    // each look, the message's page and then the inbox.
+    const backdated = async () => {
       await database.db.update(atlasSpawns).set({ lastEventAt: sql`now() - interval '7 minutes'` }).where(eq(atlasSpawns.messageId, id))
+      const [row] = await database.db.select().from(atlasSpawns).where(eq(atlasSpawns.messageId, id))
+      return row!
+    }
+    let lastEventType: string | null = null
+    await expect.poll(async () => {
+      lastEventType = (await backdated()).lastEventType
+      await page.goto(`${hub.url}/hub/atlas/${id}`)
+      const hung = page.getByTestId('spawn-hung')
+      return await hung.waitFor({ timeout: 10_000 }).then(() => hung.textContent(), () => 'not shown')
+    }, { timeout: 60_000, interval: 1_000 }).toContain('came 7 minutes ago; nothing since.')
+    expect(await page.getByTestId('spawn-hung').textContent()).toContain(`The last event (${lastEventType}) came 7 minutes ago; nothing since.`)
+    await expect.poll(async () => {
+      await backdated()
       await page.goto(`${hub.url}/hub/atlas`)
       return await page.getByTestId('spawn-engine-status').textContent({ timeout: 10_000 })
     }, { timeout: 40_000, interval: 1_000 }).toContain('possibly hung')

@@ -1,13 +1,15 @@
-// Every database test runs on both databases: describeOnBothDatabases registers the same
-// suite twice, "[embedded]" (PGlite + pgvector over pglite-socket) and "[native]"
-// (PostgreSQL 15 + pgvector), each on a fresh migrated copy of the template.
+// A database test runs on both databases: describeOnBothDatabases registers the same suite
+// twice, "[embedded]" (PGlite + pgvector over pglite-socket) and "[native]" (PostgreSQL 15 +
+// pgvector), each on a fresh migrated copy of the template. The suites vitest.config.ts lists
+// in `oneDatabase` (their subject is a process, not SQL) run on the embedded one only.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import postgres from 'postgres'
-import { afterAll, beforeAll, describe } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest'
 import { startEmbeddedServer } from '#db/embedded'
 import { connectDatabase, type Database } from '#db/connection'
+import { ROOT } from './processes'
 import { NATIVE_ADMIN_URL, TESTS_TMP, embeddedTemplateDir, nativeTemplate, nativeTestDatabasePrefix, nativeUrl } from './database-config'
 
 export const DATABASE_KINDS = ['embedded', 'native'] as const
@@ -54,8 +56,21 @@ export async function createTestDatabase(kind: DatabaseKind, options: { max?: nu
   }
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Test files (from the project root) that run on the embedded database alone, with why. */
+    oneDatabase: Record<string, string>
+  }
+}
+
+/** The kinds the calling test file runs on: both, unless vitest.config.ts lists it in `oneDatabase`. */
+function kindsForThisFile(): readonly DatabaseKind[] {
+  const file = relative(ROOT, expect.getState().testPath ?? '')
+  return Object.hasOwn(inject('oneDatabase') ?? {}, file) ? ['embedded'] : DATABASE_KINDS
+}
+
 export function describeOnBothDatabases(title: string, body: (database: () => TestDatabase, kind: DatabaseKind) => void): void {
-  describe.each(DATABASE_KINDS)(`${title} [%s]`, (kind) => {
+  describe.each(kindsForThisFile())(`${title} [%s]`, (kind) => {
     let database: TestDatabase | undefined
     beforeAll(async () => {
       database = await createTestDatabase(kind)

@@ -2,8 +2,9 @@
 // binaries): the test may restart it mid-load without touching the shared server on :5432.
 // Loopback only, trust authentication, a free port; a cluster left behind by a killed run
 // (its owner pid is dead) is stopped and removed before a new one starts.
-import { execFileSync } from 'node:child_process'
-import { chownSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { execFile, execFileSync } from 'node:child_process'
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { promisify } from 'node:util'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { connectDatabase } from '#db/connection'
@@ -21,6 +22,10 @@ export interface TestCluster {
   url: string
   /** `pg_ctl restart -m fast`: every connection is cut, the server is back when it resolves. */
   restart: () => void
+  /** The postmaster's pid, null when none runs (pg_ctl starts it with setsid: it leads its backends' group). */
+  postmasterPid: () => number | null
+  /** `pg_ctl start` without blocking the event loop (after a crash it recovers first): for a server that was killed. */
+  start: () => Promise<void>
   stop: () => void
 }
 
@@ -30,6 +35,12 @@ const isRoot = process.getuid?.() === 0
 function pg(binary: string, args: string[]): string {
   const command = isRoot ? ['runuser', ['-u', 'postgres', '--', join(PG_BIN, binary), ...args]] as const : [join(PG_BIN, binary), args] as const
   return execFileSync(command[0], [...command[1]], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 })
+}
+
+/** `pg` without blocking: for a caller whose event loop must keep running meanwhile. */
+async function pgAsync(binary: string, args: string[]): Promise<void> {
+  const command = isRoot ? ['runuser', ['-u', 'postgres', '--', join(PG_BIN, binary), ...args]] as const : [join(PG_BIN, binary), args] as const
+  await promisify(execFile)(command[0], [...command[1]], { encoding: 'utf8', timeout: 120_000 })
 }
 
 function removeLeftovers(): void {
@@ -84,6 +95,17 @@ export async function startTestCluster(name: string, settings: ClusterSettings =
     dataDir,
     url,
     restart: () => void pg('pg_ctl', ['restart', '-D', dataDir, '-m', 'fast', '-l', join(root, 'server.log'), '-o', options, '-w', '-t', '60']),
+    postmasterPid: () => {
+      try {
+        const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+        return Number.isInteger(pid) && pid > 0 && isProcessAlive(pid) ? pid : null
+      }
+      catch {
+        // No pid file: the server is down.
+        return null
+      }
+    },
+    start: () => pgAsync('pg_ctl', ['start', '-D', dataDir, '-l', join(root, 'server.log'), '-o', options, '-w', '-t', '60']),
     stop: () => {
       if (stopped) return
       stopped = true

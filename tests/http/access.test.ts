@@ -39,7 +39,7 @@ describe('the route table', () => {
       if (requirementFor(method, route).public) continue
       const response = await call(method, samplePath(route))
       expect(response.status, `${method} ${route}`).toBe(401)
-      expect((await errorBody(response)).data, `${method} ${route}`).toEqual({ code: 'unauthenticated' })
+      expect((await errorBody(response)).data, `${method} ${route}`).toEqual({ code: 'unauthenticated', message: expect.any(String) })
       checked.push(`${method} ${route}`)
     }
     expect(checked.length).toBeGreaterThan(4)
@@ -75,7 +75,7 @@ describe('sign-in', () => {
     expect(JSON.stringify(await malformed.json())).toContain('password')
     const wrong = await call('POST', '/api/auth/login', undefined, { email: FOUNDER.email, password: 'not-it' })
     expect(wrong.status).toBe(401)
-    expect((await errorBody(wrong)).data).toEqual({ code: 'invalid_credentials' })
+    expect((await errorBody(wrong)).data).toEqual({ code: 'invalid_credentials', message: expect.any(String) })
   })
 
   it('signs out', async () => {
@@ -127,7 +127,7 @@ describe('the automation switch', () => {
     expect(malformed.status).toBe(400)
     const unknown = await call('PATCH', '/api/automations/ghost', cookies.founder, { active: false })
     expect(unknown.status).toBe(404)
-    expect((await errorBody(unknown)).data).toEqual({ code: 'not_found' })
+    expect((await errorBody(unknown)).data).toEqual({ code: 'not_found', message: expect.any(String) })
 
     const byFounder = await call('PATCH', '/api/automations/lock-guardian', cookies.founder, { active: false })
     expect(byFounder.status).toBe(200)
@@ -141,5 +141,35 @@ describe('the automation switch', () => {
     finally {
       await database.close()
     }
+  })
+})
+
+describe('clients from the hub (issue 34, Deliver 1)', () => {
+  it('lets an operator add and edit a client, a viewer read them, a founder deactivate one; refusals in the one shape, all audited', async () => {
+    const created = await call('POST', '/api/clients', cookies.operator, { name: 'Atelier Vert', domains: ['atelier-vert.example'], repository: 'https://forge.example/vert/site.git', preprodUrl: 'https://preprod.atelier-vert.example', ai: { provider: 'mistral' } })
+    expect(created.status).toBe(201)
+    const { client } = await created.json() as { client: { id: string, slug: string } }
+    expect(client.slug).toBe('atelier-vert')
+    expect((await call('POST', '/api/clients', cookies.viewer, { name: 'Viewer Co' })).status).toBe(403)
+    const listed = await (await call('GET', '/api/clients', cookies.viewer)).json() as { items: Array<{ slug: string, active: boolean }> }
+    expect(listed.items).toContainEqual(expect.objectContaining({ slug: 'atelier-vert', active: true }))
+
+    const taken = await call('POST', '/api/clients', cookies.operator, { name: 'Copie', domains: ['ATELIER-VERT.example'] })
+    expect(taken.status).toBe(409)
+    expect((await errorBody(taken)).data).toMatchObject({ code: 'domain_taken', domain: 'atelier-vert.example', message: expect.stringMatching(/already belongs to Atelier Vert/) })
+    const bad = await call('POST', '/api/clients', cookies.operator, { name: 'Mauvais', domains: ['pas un domaine'], repository: '--upload-pack=x' })
+    expect(bad.status).toBe(400)
+    expect((await errorBody(bad)).data).toMatchObject({ code: 'bad_input', issues: expect.arrayContaining([expect.objectContaining({ path: 'domains.0' }), expect.objectContaining({ path: 'repository' })]) })
+
+    expect((await call('PATCH', `/api/clients/${client.id}`, cookies.operator, { preprodUrl: null })).status).toBe(200)
+    expect((await call('PUT', `/api/clients/${client.id}/active`, cookies.operator, { active: false })).status).toBe(403)
+    const off = await call('PUT', `/api/clients/${client.id}/active`, cookies.founder, { active: false })
+    expect(off.status).toBe(200)
+    expect(await off.json()).toMatchObject({ client: { active: false, preprodUrl: null } })
+    expect((await call('PATCH', '/api/clients/not-a-uuid', cookies.operator, { name: 'x' })).status).toBe(400)
+
+    const activity = await (await call('GET', '/api/activity?pageSize=100', cookies.founder)).json() as { items: Array<{ action: string, target: string | null }> }
+    const actions = activity.items.filter(item => item.target === 'atelier-vert').map(item => item.action)
+    expect(actions).toEqual(expect.arrayContaining(['client_created', 'client_updated', 'client_deactivated']))
   })
 })

@@ -69,3 +69,11 @@ it('the tenant filter and the doctrine scope from the front matter; a bad floor 
   const bad = await recall({ q: 'x', floor: 'hide' })
   expect(bad.status).toBe(400)
 })
+
+it('an agent\'s briefing for a task no lesson answers says "no prior knowledge found" instead of padding', async () => {
+  const response = await fetch(`${hub.url}/api/agents/orchestrator/briefing?${new URLSearchParams({ task: 'la recette de la tarte aux pommes' })}`, { headers: { cookie } })
+  expect(response.status).toBe(200)
+  const briefing = await response.json() as { scars: unknown[], nothingRecalled: boolean, text: string }
+  expect(briefing).toMatchObject({ scars: [], nothingRecalled: true })
+  expect(briefing.text).toContain('No prior knowledge found: no lesson passes the relevance floor for this task.')
+})

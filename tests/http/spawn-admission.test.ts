@@ -1,20 +1,22 @@
 // Who may start an agent, through the real hub: a stranger's mail with an injected body and a
-// model that obeys it ends `awaiting_approval` and no spawn is queued; a viewer cannot approve
-// it (403); an operator approves it through the hub's route (audited with who and when) and
-// the orchestrator's normal cycle then starts the spawn. Another is rejected: nothing starts.
-import { eq } from 'drizzle-orm'
+// model that obeys it ends `awaiting_approval` with no work record and no spawn queued; a
+// viewer cannot approve it (403); an operator approves it through the hub's route (audited
+// with who and when), which creates its one work record and names it in the answer, and the
+// orchestrator's normal cycle then starts the spawn. Another is rejected: no record, nothing
+// starts.
+import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { FOUNDER, hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 import type { Database } from '#db/connection'
 import { atlasAudit } from '#db/schema/atlas'
 import { hubAudit } from '#db/schema/hub'
-import { workChantiers } from '#db/schema/work'
+import { workChantiers, workRecalls } from '#db/schema/work'
 import { json, startScriptedModel, type ScriptedModel } from '#layers/atlas/tests/fakes/model'
 import { deliver, inboxOf, testConfig } from '#layers/atlas/tests/fakes/pipeline'
 import { compose } from '#layers/atlas/tests/fixtures/mail'
 import { emptyResolver } from '#layers/atlas/tests/fixtures/sender-auth'
-import { startEngine, type Engine } from '#layers/atlas/tests/fixtures/spawn/engine'
-import { actions, spawnsOf } from '#layers/atlas/tests/fixtures/spawn/seed'
+import { startEngine, type Engine } from '#layers/spawn/tests/fixtures/engine'
+import { actions, spawnsOf } from '#layers/spawn/tests/fixtures/seed'
 
 let hub: Hub
 let database: Database
@@ -61,6 +63,9 @@ it('keeps a stranger\'s injected mail waiting, refuses a viewer, and starts the 
   const waiting = await inboxOf(db, id)
   expect(waiting).toMatchObject({ status: 'awaiting_approval', intent: 'chantier', admission: 'awaiting', needsHuman: true, tenantId: null })
   expect(waiting.admissionReason).toMatch(/the sender mallory@stranger\.example is not authenticated \(verdict is none\)/)
+  // Nothing materialised before admission.
+  expect(waiting).toMatchObject({ materialisedKind: null, materialisedId: null })
+  expect(await db.select().from(workChantiers).where(eq(workChantiers.sourceMessageId, id))).toEqual([])
 
   // The orchestrator's cycle queues nothing for it.
   const first = await engine.cycle()
@@ -70,9 +75,10 @@ it('keeps a stranger\'s injected mail waiting, refuses a viewer, and starts the 
   // The hub shows the verdict and the reason, to anyone signed in.
   const page = await fetch(`${hub.url}/api/atlas/messages/${id}`, { headers: { cookie: cookies.viewer! } })
   expect(page.status).toBe(200)
-  const detail = await page.json() as { message: { senderAuth: { verdict: string, flags: string[] } }, inbox: { status: string, admission: string } }
+  const detail = await page.json() as { message: { senderAuth: { verdict: string, flags: string[] } }, inbox: { status: string, admission: string }, materialised: unknown, recall: unknown }
   expect(detail.message.senderAuth).toMatchObject({ verdict: 'none', flags: ['display_name_spoof'] })
   expect(detail.inbox).toMatchObject({ status: 'awaiting_approval', admission: 'awaiting' })
+  expect(detail).toMatchObject({ materialised: null, recall: null })
   const list = await fetch(`${hub.url}/api/atlas/inbox?status=awaiting_approval`, { headers: { cookie: cookies.viewer! } })
   const items = (await list.json() as { items: Array<{ messageId: number, senderAuth: { verdict: string } | null }> }).items
   expect(items.find(item => item.messageId === id)?.senderAuth).toMatchObject({ verdict: 'none' })
@@ -82,12 +88,20 @@ it('keeps a stranger\'s injected mail waiting, refuses a viewer, and starts the 
   expect(refused.status).toBe(403)
   expect((await refused.json() as { data: unknown }).data).toMatchObject({ code: 'forbidden', role: 'viewer' })
   expect((await inboxOf(db, id)).status).toBe('awaiting_approval')
+  expect(await db.select().from(workChantiers).where(eq(workChantiers.sourceMessageId, id))).toEqual([])
 
-  // An operator approves: audited with who and when.
+  // An operator approves: audited with who and when; the chantier draft is created then, and named.
   const approved = await post(`/api/atlas/messages/${id}/approve`, cookies.operator!)
   expect(approved.status).toBe(200)
-  expect(await approved.json()).toMatchObject({ ok: true, messageId: id, status: 'classified', by: 'operator@studio.test' })
-  expect(await inboxOf(db, id)).toMatchObject({ status: 'classified', admission: 'approved', admissionBy: 'operator@studio.test', needsHuman: false })
+  const answer = await approved.json() as { materialised: { kind: string, id: string, action: string } }
+  expect(answer).toMatchObject({ ok: true, messageId: id, status: 'classified', by: 'operator@studio.test', materialised: { kind: 'chantier', action: 'created' } })
+  expect(await inboxOf(db, id)).toMatchObject({ status: 'classified', admission: 'approved', admissionBy: 'operator@studio.test', needsHuman: false, materialisedKind: 'chantier', materialisedId: answer.materialised.id })
+  const chantiers = await db.select().from(workChantiers).where(eq(workChantiers.sourceMessageId, id))
+  expect(chantiers.map(c => [c.id, c.status, c.createdBy])).toEqual([[answer.materialised.id, 'draft', 'operator@studio.test']])
+  const [created] = await db.select().from(atlasAudit).where(and(eq(atlasAudit.messageId, id), eq(atlasAudit.action, 'materialised')))
+  expect(created).toMatchObject({ actor: 'operator@studio.test', details: { kind: 'chantier', id: answer.materialised.id, action: 'created', on: 'approval' } })
+  // The route ran the pre-creation recall for it, as the pipeline does for the others.
+  expect(await db.select().from(workRecalls).where(and(eq(workRecalls.kind, 'chantier'), eq(workRecalls.recordId, answer.materialised.id)))).toHaveLength(1)
   const [human] = await db.select().from(hubAudit).where(eq(hubAudit.target, `atlas_message:${id}`))
   expect(human).toMatchObject({ actor: 'operator@studio.test', action: 'atlas.approve' })
   const [trail] = await db.select().from(atlasAudit).where(eq(atlasAudit.action, 'spawn_approved'))
@@ -96,6 +110,7 @@ it('keeps a stranger\'s injected mail waiting, refuses a viewer, and starts the 
   const twice = await post(`/api/atlas/messages/${id}/approve`, cookies.operator!)
   expect(twice.status).toBe(409)
   expect((await twice.json() as { data: unknown }).data).toMatchObject({ code: 'not_awaiting_approval', status: 'classified' })
+  expect(await db.select().from(workChantiers).where(eq(workChantiers.sourceMessageId, id))).toHaveLength(1)
 
   // The normal orchestrator path now queues it, and a worker runs the agent.
   const second = await engine.cycle()
@@ -107,17 +122,17 @@ it('keeps a stranger\'s injected mail waiting, refuses a viewer, and starts the 
   expect(await actions(db, id)).toEqual(expect.arrayContaining(['awaiting_approval', 'spawn_approved', 'spawn_started']))
 }, 180_000)
 
-it('rejects a stranger\'s mail in the hub: its work record is cancelled and no agent ever starts', async () => {
+it('rejects a stranger\'s mail in the hub: no work record is ever created and no agent ever starts', async () => {
   const { db } = database
   const id = await strangerMail('Encore une refonte')
   const before = await inboxOf(db, id)
-  expect(before).toMatchObject({ status: 'awaiting_approval', materialisedKind: 'chantier' })
+  expect(before).toMatchObject({ status: 'awaiting_approval', materialisedKind: null })
   expect((await post(`/api/atlas/messages/${id}/reject`, cookies.viewer!)).status).toBe(403)
   const rejected = await post(`/api/atlas/messages/${id}/reject`, cookies.founder!)
   expect(rejected.status).toBe(200)
   expect(await inboxOf(db, id)).toMatchObject({ status: 'rejected', admission: 'rejected', admissionBy: FOUNDER.email, materialisedKind: null })
-  const [chantier] = await db.select().from(workChantiers).where(eq(workChantiers.id, before.materialisedId!))
-  expect(chantier!.status).toBe('cancelled')
+  expect(await rejected.json()).toMatchObject({ ok: true, status: 'rejected', materialised: null })
+  expect(await db.select().from(workChantiers).where(eq(workChantiers.sourceMessageId, id))).toEqual([])
   const cycle = await engine.cycle()
   expect(cycle.candidates).not.toContain(id)
   expect(await spawnsOf(db, id)).toEqual([])

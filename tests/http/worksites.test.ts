@@ -117,7 +117,7 @@ describe('worksites through the hub', () => {
 
     const illegal = await api('POST', `/tasks/${a.task.id}/transition`, { to: 'done' })
     expect(illegal.status).toBe(409)
-    expect(illegal.json.data).toEqual({ code: 'illegal_transition', entity: 'task', from: 'todo', to: 'done', allowed: ['in_progress', 'blocked', 'cancelled'] })
+    expect(illegal.json.data).toEqual({ code: 'illegal_transition', message: expect.any(String), entity: 'task', from: 'todo', to: 'done', allowed: ['in_progress', 'blocked', 'cancelled'] })
 
     const openChantiers = await api('DELETE', `/projects/${a.project.id}`)
     expect([openChantiers.status, openChantiers.json.data?.code, openChantiers.json.data?.open]).toEqual([409, 'has_open_children', 1])

@@ -54,6 +54,25 @@ describeOnBothDatabases('hub users', (database) => {
     await expect(createUser(db, { email: 'v@studio.test', role: 'viewer', password: 'qwertyuiop123' }, 'test')).rejects.toThrow(/most common/)
     expect((await db.query.hubUsers.findMany()).map(u => u.email).sort()).toEqual(['founder@studio.test', 'op@studio.test', 'target@studio.test'])
   })
+
+  it('keeps a stranger flooding an account from locking its owner out of an address the owner signed in from', async () => {
+    const { db } = database()
+    await createUser(db, { email: 'owner@studio.test', role: 'viewer', password: 'owner-password-9' }, 'test')
+    expect(await signIn(db, { email: 'owner@studio.test', password: 'owner-password-9', address: '192.0.2.50' })).toMatchObject({ ok: true })
+    for (let i = 0; i < 12; i++) await signIn(db, { email: 'owner@studio.test', password: `guess-${i}`, address: '203.0.113.99' })
+    expect(await signIn(db, { email: 'owner@studio.test', password: 'owner-password-9', address: '203.0.113.99' })).toMatchObject({ ok: false, reason: 'limited' })
+    expect(await signIn(db, { email: 'owner@studio.test', password: 'owner-password-9', address: '198.51.100.77' })).toMatchObject({ ok: false, reason: 'limited' })
+    expect(await signIn(db, { email: 'owner@studio.test', password: 'owner-password-9', address: '192.0.2.50' })).toMatchObject({ ok: true })
+    // Refused tries (two guesses past the limit, then the owner's password): counted per minute, audited once a minute per address.
+    const refusals = await db.query.hubSignInRefusals.findMany({ where: (r, { eq }) => eq(r.email, 'owner@studio.test') })
+    expect(refusals.map(r => [r.address, r.route, r.count]).sort()).toEqual([['198.51.100.77', 'sign_in', 1], ['203.0.113.99', 'sign_in', 3]])
+    for (let i = 0; i < 5; i++) await signIn(db, { email: 'owner@studio.test', password: 'owner-password-9', address: '203.0.113.99' })
+    const counted = await db.query.hubSignInRefusals.findMany({ where: (r, { and, eq }) => and(eq(r.email, 'owner@studio.test'), eq(r.address, '203.0.113.99')) })
+    expect(counted.reduce((sum, r) => sum + r.count, 0)).toBe(8)
+    const audited = await db.query.hubAudit.findMany({ where: (a, { and, eq }) => and(eq(a.action, 'sign_in_refused'), eq(a.target, 'owner@studio.test')) })
+    expect(audited.length).toBeGreaterThanOrEqual(2)
+    expect(audited.length).toBeLessThanOrEqual(4)
+  })
 })
 
 describeOnBothDatabases('automation registry', (database) => {

@@ -2,8 +2,10 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import { isProcessAlive } from '#db/process'
-import { SPAWN_MARKER } from '#layers/atlas/core/spawn/processes'
+import { SPAWN_MARKER } from '#layers/spawn/core/processes'
 import { readdirSync, readFileSync } from 'node:fs'
+import type { ProcessId } from './process-tree'
+import { describeTally, standingOf, tally, type InboxState } from './states'
 
 export interface Invariant {
   name: string
@@ -13,9 +15,17 @@ export interface Invariant {
   offenders: string[]
 }
 
-/** Terminal states, and the ones waiting on a person or on the next cycle (never on a dead process). */
-export const TERMINAL = ['actioned', 'escalated', 'spawn_failed', 'rejected', 'blocked_unsafe', 'quarantined', 'classification_failed']
-export const WAITING = ['awaiting_approval', 'classified', 'spawn_queued']
+/** One SIGKILL of a process group: what the group held, and what of it was still running after the grace. */
+export interface KillRecord {
+  at: number
+  service: string
+  kind: 'process' | 'database' | 'hub'
+  pid: number
+  /** The group's processes and its leader's descendants at the kill (leader included). */
+  members: ProcessId[]
+  /** Those still running when the orphan check ran (null: not checked yet). */
+  survivors: ProcessId[] | null
+}
 
 /** The spawn ids carried by live processes of this machine (the marker every spawn process inherits). */
 export function liveSpawnMarkers(): Map<string, number[]> {
@@ -38,19 +48,47 @@ export function liveSpawnMarkers(): Map<string, number[]> {
 
 const many = (rows: unknown[], limit = 10) => rows.slice(0, limit).map(row => JSON.stringify(row))
 
-export async function checkInvariants(db: Db, input: { delivered: string[], concurrentSpawnsSeen: string[] }): Promise<Invariant[]> {
+/** Every message's tracking state, the one reading the settle loop and the invariants share. */
+export async function readInboxStates(db: Db): Promise<Array<InboxState & { messageId: number }>> {
+  const rows = await db.execute<{ message_id: number, status: string, intent: string | null, admission: string | null, classify_attempts: number }>(sql`
+    select message_id::int, status, intent, admission, classify_attempts from atlas_inbox order by message_id`)
+  return rows.map(row => ({ messageId: row.message_id, status: row.status, intent: row.intent, admission: row.admission, classifyAttempts: row.classify_attempts }))
+}
+
+export interface InvariantInput {
+  delivered: string[]
+  /** Message-IDs flagged \Seen in the mailbox at the end (a missing one among them was lost, not late). */
+  seenInMailbox: Set<string>
+  concurrentSpawnsSeen: string[]
+  kills: KillRecord[]
+  maxAttempts: number
+}
+
+export async function checkInvariants(db: Db, input: InvariantInput): Promise<Invariant[]> {
   const results: Invariant[] = []
 
   const stored = await db.execute<{ message_id: string, n: number }>(sql`select message_id, count(*)::int as n from atlas_messages group by message_id`)
   const counts = new Map(stored.map(row => [row.message_id, row.n]))
   const missing = input.delivered.filter(id => !counts.has(id))
   const twice = stored.filter(row => row.n > 1).map(row => `${row.message_id} ×${row.n}`)
-  const strangers = stored.filter(row => !input.delivered.includes(row.message_id)).map(row => row.message_id)
+  const delivered = new Set(input.delivered)
+  const strangers = stored.filter(row => !delivered.has(row.message_id)).map(row => row.message_id)
+  // \Seen in the mailbox and not stored: the collector flagged it and never stored it, it will never be read again.
+  const lost = missing.filter(id => input.seenInMailbox.has(id))
   results.push({
     name: 'every delivered mail stored exactly once',
     ok: missing.length === 0 && twice.length === 0 && strangers.length === 0,
-    checked: `${input.delivered.length} mails delivered, ${stored.length} stored`,
-    offenders: [...missing.map(id => `missing ${id}`), ...twice.map(t => `stored ${t}`), ...strangers.map(id => `not delivered ${id}`)].slice(0, 10),
+    checked: `${input.delivered.length} mails delivered (by Message-ID), ${stored.length} stored, ${missing.length} missing of which ${lost.length} \\Seen in the mailbox (lost), ${twice.length} stored twice`,
+    offenders: [...missing.map(id => lost.includes(id) ? `lost ${id} (\\Seen in the mailbox, never stored)` : `missing ${id} (still unseen)`), ...twice.map(t => `stored ${t}`), ...strangers.map(id => `not delivered ${id}`)].slice(0, 10),
+  })
+
+  const inbox = await readInboxStates(db)
+  const moving = inbox.map(state => ({ state, ...standingOf(state, input.maxAttempts) })).filter(entry => entry.standing === 'system')
+  results.push({
+    name: 'every message terminal or waiting for a person',
+    ok: moving.length === 0,
+    checked: `${inbox.length} messages: ${describeTally(tally(inbox, input.maxAttempts))}`,
+    offenders: moving.slice(0, 10).map(entry => `#${entry.state.messageId} ${entry.state.status}: ${entry.why}`),
   })
 
   const states = await db.execute<{ id: number, status: string, actions: string[] | null, spawns: Array<{ status: string }> | null }>(sql`
@@ -68,7 +106,7 @@ export async function checkInvariants(db: Db, input: { delivered: string[], conc
     if (story) untold.push(`#${row.id} ${row.status}: ${story} [${actions.join(' → ')}]`)
   }
   results.push({
-    name: 'every message in a terminal or waiting state, its audit trail telling its story',
+    name: 'every message\'s audit trail telling its story',
     ok: untold.length === 0,
     checked: `${states.length} messages: ${Object.entries(byState).map(([state, n]) => `${n} ${state}`).join(', ')}`,
     offenders: untold.slice(0, 10),
@@ -106,6 +144,19 @@ export async function checkInvariants(db: Db, input: { delivered: string[], conc
     offenders: orphans.map(([id, pids]) => `spawn ${id}: pids ${pids.join(',')}`).slice(0, 10),
   })
 
+  const checkedKills = input.kills.filter(kill => kill.survivors !== null)
+  const outlived = checkedKills.filter(kill => kill.survivors!.length > 0)
+  const withChildren = checkedKills.filter(kill => kill.members.length > 1)
+  results.push({
+    name: 'nothing of a killed process group outlives the kill',
+    ok: outlived.length === 0 && checkedKills.length === input.kills.length,
+    checked: `${checkedKills.length} of ${input.kills.length} kills checked, ${withChildren.length} of them of a group with children (${checkedKills.reduce((sum, kill) => sum + kill.members.length, 0)} processes in all)`,
+    offenders: [
+      ...outlived.map(kill => `kill at t+${kill.at}s of ${kill.service} (pid ${kill.pid}): still running ${kill.survivors!.map(p => `${p.pid} ${p.command}`).join(', ')}`),
+      ...input.kills.filter(kill => kill.survivors === null).map(kill => `kill at t+${kill.at}s of ${kill.service}: never checked`),
+    ].slice(0, 10),
+  })
+
   const lessons = await db.execute<{ source_spawn_id: string, n: number }>(sql`
     select source_spawn_id::text, count(*)::int as n from learn_lessons where source_spawn_id is not null group by source_spawn_id`)
   const duplicates = lessons.filter(row => row.n > 1)
@@ -120,7 +171,6 @@ export async function checkInvariants(db: Db, input: { delivered: string[], conc
 
 /** Why a message's trail does not tell how it got where it is (null: it does). */
 export function storyGap(status: string, actions: string[], spawns: Array<{ status: string }>): string | null {
-  if (!TERMINAL.includes(status) && !WAITING.includes(status)) return 'neither terminal nor waiting'
   const count = (action: string) => actions.filter(a => a === action).length
   const started = count('spawn_started')
   const ended = count('spawn_completed') + count('spawn_failed')

@@ -12,15 +12,15 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectDatabase, type Database } from '#db/connection'
-import { STAND_IN_AGENT } from '#layers/atlas/tests/fixtures/spawn/wrapper'
-import { actions, audits, classifiedMessage } from '#layers/atlas/tests/fixtures/spawn/seed'
+import { STAND_IN_AGENT } from '#layers/spawn/tests/fixtures/wrapper'
+import { actions, audits, classifiedMessage } from '#layers/spawn/tests/fixtures/seed'
 import { startHost, type SimulatedHost } from '../helpers/hosts'
 import { startTestCluster, type TestCluster } from '../helpers/pg-cluster'
 
 const HOST_CAP = 2
 const GLOBAL_CAP = 3
 const WORKER = 'automates/atlas-spawn-worker.ts'
-const ORCHESTRATE = 'layers/atlas/tests/fixtures/spawn/orchestrate.ts'
+const ORCHESTRATE = 'layers/spawn/tests/fixtures/orchestrate.ts'
 // Host lines worth showing in the test's output (the rest is kept in each host's lines).
 const NOTEWORTHY = /spawn .* lost|spawn failed|not stored|could not|failed\b.*:|"failed"|reconnect|retrying|attempt \d/
 const say = (line: string) => console.log(`[multi-host] ${line}`)
@@ -208,16 +208,20 @@ describe('several hosts on one PostgreSQL', { timeout: 600_000 }, () => {
     const after = await seed(4, 'After restart')
     await until(() => messagesDone(after), 'messages queued and spawned after the restart', 240_000)
     const byHost = await spawnHosts([...ids, ...after])
-    // Everything is idle now: a lease still unexpired a time to live later would be stuck.
+    // Everything is idle now: a lease taken before this point and still unexpired a time to
+    // live later is being heartbeated for nothing: stuck. The idle workers keep polling, and a
+    // poll holds a slot for the moment it reads the queue: such a lease is younger than `idleSince`.
+    const idleSince = (await database.db.execute<{ at: string }>(sql`select now()::text as at`))[0]!.at
     await new Promise(resolve => setTimeout(resolve, Number(env.SPAWN_LEASE_TTL_MS)))
-    const leases = await database.db.execute<{ name: string, host: string, pid: number, expired: boolean }>(sql`select name, host, pid, expires_at < now() as expired from ops_locks where starts_with(name, 'atlas-spawn:')`)
-    say(`spawn leases left in ops_locks: ${leases.length === 0 ? 'none' : leases.map(l => `${l.name} (${l.host}:${l.pid}, ${l.expired ? 'expired' : 'HELD'})`).join(', ')}`)
+    const leases = await database.db.execute<{ name: string, host: string, pid: number, expired: boolean, polling: boolean }>(sql`
+      select name, host, pid, expires_at < now() as expired, acquired_at >= ${idleSince}::timestamptz as polling from ops_locks where starts_with(name, 'atlas-spawn:')`)
+    say(`spawn leases left in ops_locks: ${leases.length === 0 ? 'none' : leases.map(l => `${l.name} (${l.host}:${l.pid}, ${l.expired ? 'expired' : l.polling ? 'held by a poll' : 'HELD'})`).join(', ')}`)
     const [counts] = await database.db.execute<{ spawns: number, lost: number, failed: number, held: number, gaps: number }>(sql`
       select
         (select count(*)::int from atlas_spawns where message_id in ${sql.raw(`(${[...ids, ...after].join(',')})`)}) as spawns,
         (select count(*)::int from atlas_spawns where status = 'lost' and message_id in ${sql.raw(`(${[...ids, ...after].join(',')})`)}) as lost,
         (select count(*)::int from atlas_spawns where status = 'failed' and message_id in ${sql.raw(`(${[...ids, ...after].join(',')})`)}) as failed,
-        (select count(*)::int from ops_locks where starts_with(name, 'atlas-spawn:') and expires_at > now()) as held,
+        (select count(*)::int from ops_locks where starts_with(name, 'atlas-spawn:') and expires_at > now() and acquired_at < ${idleSince}::timestamptz) as held,
         (select count(*)::int from atlas_spawns s where s.status = 'succeeded' and (s.event_count = 0 or s.event_count <> (select count(*) from atlas_spawn_events e where e.spawn_id = s.id))) as gaps`)
     say(`after the restart: ${ids.length + after.length} messages actioned by ${JSON.stringify(byHost)}; ${counts!.spawns} spawns (${counts!.lost} lost, ${counts!.failed} failed); spawn leases still held ${counts!.held}; spawns with missing events ${counts!.gaps}`)
     const lines = [...hosts.values()].flatMap(host => host.lines)

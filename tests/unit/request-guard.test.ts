@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { badPathSegment, badQueryParameter, findBadText } from '#server/core/input-text'
-import { contentTypeRefusal, inlineScripts, originRefusal, pageCsp } from '#server/core/request-policy'
+import { contentTypeRefusal, exceedsJsonDepth, inlineScripts, originRefusal, pageCsp } from '#server/core/request-policy'
 import { passwordProblem } from '#server/core/password-policy'
 import { redactQueryError } from '#server/core/error-redaction'
 import { waitAfter } from '#server/core/sign-in'
@@ -18,6 +18,14 @@ describe('bad text', () => {
 })
 
 describe('request policy', () => {
+  it('measures JSON nesting without parsing, brackets inside strings aside', () => {
+    expect(exceedsJsonDepth(`${'['.repeat(5000)}${']'.repeat(5000)}`)).toBe(true)
+    expect(exceedsJsonDepth('{"a":'.repeat(65) + '1' + '}'.repeat(65))).toBe(true)
+    expect(exceedsJsonDepth('{"a":'.repeat(64) + '1' + '}'.repeat(64))).toBe(false)
+    expect(exceedsJsonDepth(JSON.stringify({ text: '[[[[[[[['.repeat(100), quote: 'a \\" [' }))).toBe(false)
+    expect(exceedsJsonDepth('"unterminated [[[')).toBe(false)
+  })
+
   it('refuses forms and foreign origins on changes only', () => {
     expect(contentTypeRefusal('POST', 'application/x-www-form-urlencoded', true)?.code).toBe('json_required')
     expect(contentTypeRefusal('POST', 'text/plain', true)?.status).toBe(403)

@@ -72,6 +72,8 @@ export interface Briefing {
   budget: number | null
   /** The lessons left out to fit the budget (lowest-ranked first dropped). */
   dropped: BriefingScar[]
+  /** Recall was asked and found no lesson above the relevance floor: the text says so. */
+  nothingRecalled: boolean
 }
 
 /**
@@ -91,8 +93,14 @@ export async function relevantScars(recallScars: ScarRecall, request: { task: st
 }
 
 const HEADINGS = {
-  fr: { scars: '## Cicatrices à garder en tête', own: 'la tienne', global: 'globale', victory: 'victoire', mission: '## Brief de mission', reflex: '## Mémoire réflexe', task: '## Tâche' },
-  en: { scars: '## Scars to keep in mind', own: 'yours', global: 'global', victory: 'victory', mission: '## Mission brief', reflex: '## Reflex memory', task: '## Task' },
+  fr: {
+    scars: '## Cicatrices à garder en tête', own: 'la tienne', global: 'globale', victory: 'victoire', mission: '## Brief de mission', reflex: '## Mémoire réflexe', task: '## Tâche',
+    nothing: 'Aucune connaissance antérieure trouvée : aucune leçon ne passe le seuil de pertinence pour cette tâche.',
+  },
+  en: {
+    scars: '## Scars to keep in mind', own: 'yours', global: 'global', victory: 'victory', mission: '## Mission brief', reflex: '## Reflex memory', task: '## Task',
+    nothing: 'No prior knowledge found: no lesson passes the relevance floor for this task.',
+  },
 }
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
@@ -117,6 +125,11 @@ export interface BriefingParts {
   reflex: string[]
   user: string | null
   task: string
+  /**
+   * Recall was asked and found nothing relevant: the briefing says so instead of leaving the
+   * agent to guess (an agent told "nothing known" is better off than one padded with weak notes).
+   */
+  nothingRecalled?: boolean
 }
 
 export function renderBriefing(parts: BriefingParts): string {
@@ -128,6 +141,7 @@ export function renderBriefing(parts: BriefingParts): string {
       return `- (${label}) ${scar.title}: ${clip(scar.snippet.replace(/\s+/g, ' '), 280)}`
     }))
   }
+  else if (parts.nothingRecalled) out.push('', h.scars, h.nothing)
   if (parts.mission) out.push('', h.mission, `${parts.mission.title}`, clip(parts.mission.brief, 2000))
   if (parts.reflex.length) out.push('', h.reflex, ...parts.reflex.map(line => `- ${line}`))
   if (parts.user) out.push('', parts.user)
@@ -169,12 +183,14 @@ export async function loadBriefing(deps: BriefingDeps, request: BriefingRequest)
   const agent = await findAgent(deps.db, request.codename)
   const personaText = renderTier(agent, tier, lang)
   const query = (request.recallQuery ?? task).trim()
+  const recalled = Boolean(query && k > 0 && deps.recallScars)
   const [scars, mission, user] = await Promise.all([
-    query && k > 0 && deps.recallScars ? relevantScars(deps.recallScars, { task: query, codename: agent.codename, k }) : Promise.resolve([]),
+    recalled && deps.recallScars ? relevantScars(deps.recallScars, { task: query, codename: agent.codename, k }) : Promise.resolve([]),
     request.project && deps.missionBrief ? deps.missionBrief(request.project) : Promise.resolve(null),
     deps.userCore ? deps.userCore() : Promise.resolve(null),
   ])
-  const fitted = fitBriefing({ lang, persona: personaText, scars, mission, reflex: request.reflex ?? [], user, task }, budget)
+  const nothingRecalled = recalled && scars.length === 0
+  const fitted = fitBriefing({ lang, persona: personaText, scars, mission, reflex: request.reflex ?? [], user, task, nothingRecalled }, budget)
   return {
     codename: agent.codename,
     tier,
@@ -188,6 +204,7 @@ export async function loadBriefing(deps: BriefingDeps, request: BriefingRequest)
     tokens: fitted.tokens,
     budget,
     dropped: fitted.dropped,
+    nothingRecalled,
   }
 }
 

@@ -204,146 +204,206 @@ async function trackUidValidity(deps: CollectDeps, session: MailboxSession, acto
   return changed
 }
 
-export async function collect(deps: CollectDeps, options: { dryRun?: boolean } = {}): Promise<CollectReport> {
-  const { db, config, log } = deps
-  const actor = deps.actor ?? 'atlas-collect'
-  const checkpoint = createCheckpoint(config.pauseAt, log)
-  const report: CollectReport = {
+type PendingRow = Awaited<ReturnType<typeof pendingInboxRows>>[number]
+
+/** What every stage of one cycle shares: its dependencies, its report and the work it gathers. */
+interface Cycle {
+  deps: CollectDeps
+  actor: string
+  checkpoint: (point: string) => Promise<void>
+  report: CollectReport
+  cycleDir: string
+  resolver: DNSResolver
+  /** The messages the pipeline will process, by inbox id. */
+  items: Map<number, WorkItem>
+}
+
+function emptyReport(config: AtlasConfig): CollectReport {
+  return {
     imap: config.imap ? 'ok' : 'not_configured', unseen: 0, ingested: 0, quarantined: 0, duplicates: 0, seenNotConfirmed: 0, refetched: 0, dropped: 0,
     pipeline: { classified: 0, blocked: 0, failed: 0, stale: 0, skipped: 0 },
     timings: { imapMs: 0, pipelineMs: 0 },
   }
-  const startedAt = Date.now()
-  const resolver = cycleResolver({ timeoutMs: config.senderAuth.timeoutMs, log, base: deps.resolver })
-  removeDeadCycleFolders(config.tmpDir, log)
-  const cycleDir = mkdtempSync(join(config.tmpDir, `${CYCLE_PREFIX}${process.pid}-`))
-  let ocr: OcrEngine | undefined
+}
+
+/** Batches bounded in bytes (a message over the limit counts for the limit: only its headers are fetched). */
+function fetchBatches(uids: number[], sizes: Map<number, number>, maxMessageBytes: number): number[][] {
+  let batch: number[] = []
+  let batchBytes = 0
+  const batches: number[][] = []
+  for (const uid of uids) {
+    const size = sizes.get(uid) ?? 0
+    if (batch.length > 0 && batchBytes + Math.min(size, maxMessageBytes) > FETCH_BATCH_BYTES) {
+      batches.push(batch)
+      batch = []
+      batchBytes = 0
+    }
+    batch.push(uid)
+    batchBytes += Math.min(size, maxMessageBytes)
+  }
+  if (batch.length > 0) batches.push(batch)
+  return batches
+}
+
+/** Stores one fetched message, then flags it \Seen: unseen until stored, so a crash loses nothing. */
+async function storeAndFlag(cycle: Cycle, session: MailboxSession, uid: number, source: Buffer, size: number, headersOnly: boolean): Promise<void> {
+  const { deps, report } = cycle
+  // The test-only broken build (ATLAS_COLLECT_FAULT): \Seen first, so a crash before the insert loses the mail.
+  const seenFirst = deps.config.fault === 'seen_before_insert' ? await session.markSeen(uid) : null
+  await cycle.checkpoint('before_insert')
+  const { stored, files } = await ingestSource(deps.db, source, {
+    config: deps.config, actor: cycle.actor, dir: join(cycle.cycleDir, `uid-${uid}`), mailbox: session.mailbox, uidValidity: session.uidValidity, uid, size, headersOnly, resolver: cycle.resolver,
+  })
+  await cycle.checkpoint('after_insert')
+  if (stored.outcome === 'ingested') report.ingested += 1
+  else if (stored.outcome === 'quarantined') report.quarantined += 1
+  else report.duplicates += 1
+  const seen = seenFirst ?? await session.markSeen(uid)
+  if (!seen) {
+    report.seenNotConfirmed += 1
+    deps.log(`[atlas-collect] the server did not confirm \\Seen on UID ${uid}: it will be seen again next cycle and recognised as already stored`)
+  }
+  await cycle.checkpoint('after_seen')
+  if (stored.status === 'received' || stored.status === 'classification_failed') {
+    cycle.items.set(stored.inboxId, { inboxId: stored.inboxId, files })
+  }
+}
+
+/** Fetches one batch (sources, or header blocks for the oversized), stores and flags each message. */
+async function ingestBatch(cycle: Cycle, session: MailboxSession, batch: number[], sizes: Map<number, number>): Promise<void> {
+  const { deps } = cycle
+  const maxBytes = deps.config.limits.maxMessageBytes
+  const small = batch.filter(uid => (sizes.get(uid) ?? 0) <= maxBytes)
+  const large = batch.filter(uid => (sizes.get(uid) ?? 0) > maxBytes)
+  const sources = await session.sources(small)
+  const headers = large.length > 0 ? await session.headerBlocks(large) : new Map<number, Buffer>()
+  await cycle.checkpoint('after_fetch')
+  let highest = 0
+  for (const uid of batch) {
+    if (deps.signal?.aborted) break
+    const headersOnly = large.includes(uid)
+    const source = headersOnly ? headers.get(uid) ?? Buffer.alloc(0) : sources.get(uid)
+    if (!source) {
+      deps.log(`[atlas-collect] UID ${uid} vanished before it could be fetched (expunged meanwhile?)`)
+      continue
+    }
+    await storeAndFlag(cycle, session, uid, source, sizes.get(uid) ?? 0, headersOnly)
+    highest = Math.max(highest, uid)
+  }
+  if (highest > 0) await deps.db.execute(sql`update atlas_mailbox_state set last_uid = greatest(last_uid, ${highest}) where mailbox = ${session.mailbox}`)
+}
+
+/** Earlier messages still to process whose attachments must be fetched again (by UID, same mailbox and UIDVALIDITY). */
+async function refetchPending(cycle: Cycle, session: MailboxSession, pending: PendingRow[]): Promise<void> {
+  const refetch = pending.filter(p => !cycle.items.has(p.inboxId) && p.attachments > 0 && p.mailbox === session.mailbox && p.uidValidity === session.uidValidity && p.uid !== null)
+  if (refetch.length === 0) return
+  const sources = await session.sources(refetch.map(p => p.uid!))
+  for (const entry of refetch) {
+    const source = sources.get(entry.uid!)
+    if (!source) continue
+    const again = await parseInto(source, join(cycle.cycleDir, `again-${entry.inboxId}`), cycle.deps.config)
+    if (!again.quarantine) {
+      cycle.items.set(entry.inboxId, { inboxId: entry.inboxId, files: filesOf(again.parsed) })
+      cycle.report.refetched += 1
+    }
+  }
+}
+
+/** The IMAP session's work: count the unseen, then (unless a dry run) ingest them and refetch the pending. */
+async function readMailbox(cycle: Cycle, session: MailboxSession, pending: PendingRow[], dryRun: boolean): Promise<void> {
+  const { deps, report } = cycle
+  report.mailbox = session.mailbox
+  report.uidValidity = session.uidValidity
+  const unseen = await session.unseenUids()
+  report.unseen = unseen.length
+  if (dryRun) return
+  report.uidValidityChanged = await trackUidValidity(deps, session, cycle.actor)
+  const uids = unseen.slice(0, deps.config.limits.maxMessagesPerCycle)
+  const sizes = await session.sizes(uids)
+  for (const batch of fetchBatches(uids, sizes, deps.config.limits.maxMessageBytes)) {
+    await ingestBatch(cycle, session, batch, sizes)
+  }
+  await refetchPending(cycle, session, pending)
+}
+
+/** Polls the mailbox when one is configured; an IMAP failure is reported, never thrown (the pending still run). */
+async function pollMailbox(cycle: Cycle, pending: PendingRow[], dryRun: boolean): Promise<void> {
+  const { deps, report } = cycle
+  const imap = deps.config.imap
+  if (!imap) {
+    deps.log('[atlas-collect] ATLAS_IMAP_HOST is not set: no mailbox to poll (pending messages are still processed)')
+    return
+  }
   try {
-    const items = new Map<number, WorkItem>()
+    await (deps.mailbox ?? withMailbox)(imap, session => readMailbox(cycle, session, pending, dryRun))
+  }
+  catch (error) {
+    report.imap = 'failed'
+    report.imapError = (error as Error).message
+    deps.log(`[atlas-collect] IMAP: ${report.imapError}`)
+  }
+}
+
+/** Messages from the watched folder (ATLAS_DROP_DIR) join the cycle's work. */
+async function takeDropFolder(cycle: Cycle): Promise<void> {
+  const { db, config, log } = cycle.deps
+  const dropped = await collectDropFolder({ db, config, actor: cycle.actor, log, dir: join(cycle.cycleDir, 'drop'), resolver: cycle.resolver })
+  cycle.report.dropped = dropped.length
+  for (const item of dropped) cycle.items.set(item.inboxId, item)
+}
+
+/** Antivirus, OCR and classification for every message gathered, plus the stored ones still pending. */
+async function processItems(cycle: Cycle, pending: PendingRow[], engine: { ocr?: OcrEngine }): Promise<void> {
+  const { deps, items } = cycle
+  const { db, config, log } = deps
+  for (const entry of pending) {
+    if (!items.has(entry.inboxId)) items.set(entry.inboxId, { inboxId: entry.inboxId, files: entry.attachments > 0 ? null : new Map() })
+  }
+  const scanner = deps.scanner ?? createScanner(config.scanner, config.limits.maxAttachmentBytes)
+  const result = await runPipeline({
+    db, ai: deps.ai, config, scanner, actor: cycle.actor, log, checkpoint: cycle.checkpoint, signal: deps.signal, embedder: deps.embedder,
+    ocr: () => {
+      engine.ocr ??= deps.ocr ? deps.ocr() : createOcrEngine(config.ocr, config.tmpDir)
+      return engine.ocr
+    },
+  }, [...items.values()])
+  const { outcomes: _outcomes, ...counts } = result
+  cycle.report.pipeline = counts
+}
+
+export async function collect(deps: CollectDeps, options: { dryRun?: boolean } = {}): Promise<CollectReport> {
+  const { db, config, log } = deps
+  const report = emptyReport(config)
+  const startedAt = Date.now()
+  removeDeadCycleFolders(config.tmpDir, log)
+  if (config.fault) log(`[atlas-collect] TEST FAULT ${config.fault} (ATLAS_COLLECT_FAULT): this collector is broken on purpose`)
+  const cycle: Cycle = {
+    deps, report, items: new Map(),
+    actor: deps.actor ?? 'atlas-collect',
+    checkpoint: createCheckpoint(config.pauseAt, log),
+    resolver: cycleResolver({ timeoutMs: config.senderAuth.timeoutMs, log, base: deps.resolver }),
+    cycleDir: mkdtempSync(join(config.tmpDir, `${CYCLE_PREFIX}${process.pid}-`)),
+  }
+  // The OCR engine starts on first use only; whoever started it, the `finally` closes it.
+  const engine: { ocr?: OcrEngine } = {}
+  try {
     const pending = await pendingInboxRows(db, config)
-
-    if (!config.imap) {
-      log('[atlas-collect] ATLAS_IMAP_HOST is not set: no mailbox to poll (pending messages are still processed)')
-    }
-    else {
-      const imap = config.imap
-      try {
-        await (deps.mailbox ?? withMailbox)(imap, async (session) => {
-          report.mailbox = session.mailbox
-          report.uidValidity = session.uidValidity
-          const unseen = await session.unseenUids()
-          report.unseen = unseen.length
-          if (options.dryRun) return
-          report.uidValidityChanged = await trackUidValidity(deps, session, actor)
-          const uids = unseen.slice(0, config.limits.maxMessagesPerCycle)
-          const sizes = await session.sizes(uids)
-
-          // Batches bounded in bytes: collect a batch, then store and flag each of its messages.
-          let batch: number[] = []
-          let batchBytes = 0
-          const batches: number[][] = []
-          for (const uid of uids) {
-            const size = sizes.get(uid) ?? 0
-            if (batch.length > 0 && batchBytes + Math.min(size, config.limits.maxMessageBytes) > FETCH_BATCH_BYTES) {
-              batches.push(batch)
-              batch = []
-              batchBytes = 0
-            }
-            batch.push(uid)
-            batchBytes += Math.min(size, config.limits.maxMessageBytes)
-          }
-          if (batch.length > 0) batches.push(batch)
-
-          for (const current of batches) {
-            const small = current.filter(uid => (sizes.get(uid) ?? 0) <= config.limits.maxMessageBytes)
-            const large = current.filter(uid => (sizes.get(uid) ?? 0) > config.limits.maxMessageBytes)
-            const sources = await session.sources(small)
-            const headers = large.length > 0 ? await session.headerBlocks(large) : new Map<number, Buffer>()
-            await checkpoint('after_fetch')
-            let highest = 0
-            for (const uid of current) {
-              if (deps.signal?.aborted) break
-              const size = sizes.get(uid) ?? 0
-              let source: Buffer | undefined
-              if (large.includes(uid)) source = headers.get(uid) ?? Buffer.alloc(0)
-              else source = sources.get(uid)
-              if (!source) {
-                log(`[atlas-collect] UID ${uid} vanished before it could be fetched (expunged meanwhile?)`)
-                continue
-              }
-              const { stored, files } = await ingestSource(db, source, {
-                config, actor, dir: join(cycleDir, `uid-${uid}`), mailbox: session.mailbox, uidValidity: session.uidValidity, uid, size, headersOnly: large.includes(uid), resolver,
-              })
-              highest = Math.max(highest, uid)
-              await checkpoint('after_insert')
-              if (stored.outcome === 'ingested') report.ingested += 1
-              else if (stored.outcome === 'quarantined') report.quarantined += 1
-              else report.duplicates += 1
-              const seen = await session.markSeen(uid)
-              if (!seen) {
-                report.seenNotConfirmed += 1
-                log(`[atlas-collect] the server did not confirm \\Seen on UID ${uid}: it will be seen again next cycle and recognised as already stored`)
-              }
-              await checkpoint('after_seen')
-              if (stored.status === 'received' || stored.status === 'classification_failed') {
-                items.set(stored.inboxId, { inboxId: stored.inboxId, files })
-              }
-            }
-            if (highest > 0) await db.execute(sql`update atlas_mailbox_state set last_uid = greatest(last_uid, ${highest}) where mailbox = ${session.mailbox}`)
-          }
-
-          // Earlier messages still to process whose attachments must be fetched again.
-          const refetch = pending.filter(p => !items.has(p.inboxId) && p.attachments > 0 && p.mailbox === session.mailbox && p.uidValidity === session.uidValidity && p.uid !== null)
-          if (refetch.length > 0) {
-            const sources = await session.sources(refetch.map(p => p.uid!))
-            for (const entry of refetch) {
-              const source = sources.get(entry.uid!)
-              if (!source) continue
-              const again = await parseInto(source, join(cycleDir, `again-${entry.inboxId}`), config)
-              if (!again.quarantine) {
-                items.set(entry.inboxId, { inboxId: entry.inboxId, files: filesOf(again.parsed) })
-                report.refetched += 1
-              }
-            }
-          }
-        })
-      }
-      catch (error) {
-        report.imap = 'failed'
-        report.imapError = (error as Error).message
-        log(`[atlas-collect] IMAP: ${report.imapError}`)
-      }
-    }
+    await pollMailbox(cycle, pending, options.dryRun ?? false)
     if (options.dryRun) {
       log(`[atlas-collect] dry run: ${report.unseen} unseen message(s), ${pending.length} stored message(s) waiting; nothing changed`)
       return report
     }
-    const dropped = await collectDropFolder({ db, config, actor, log, dir: join(cycleDir, 'drop'), resolver })
-    report.dropped = dropped.length
-    for (const item of dropped) items.set(item.inboxId, item)
+    await takeDropFolder(cycle)
     report.timings.imapMs = Date.now() - startedAt
-    await checkpoint('after_ingest')
+    await cycle.checkpoint('after_ingest')
     const pipelineStartedAt = Date.now()
-
-    for (const entry of pending) {
-      if (!items.has(entry.inboxId)) items.set(entry.inboxId, { inboxId: entry.inboxId, files: entry.attachments > 0 ? null : new Map() })
-    }
-    const scanner = deps.scanner ?? createScanner(config.scanner, config.limits.maxAttachmentBytes)
-    const result = await runPipeline({
-      db, ai: deps.ai, config, scanner, actor, log, checkpoint, signal: deps.signal, embedder: deps.embedder,
-      ocr: () => {
-        ocr ??= deps.ocr ? deps.ocr() : createOcrEngine(config.ocr, config.tmpDir)
-        return ocr
-      },
-    }, [...items.values()])
-    const { outcomes: _outcomes, ...counts } = result
-    report.pipeline = counts
+    await processItems(cycle, pending, engine)
     report.timings.pipelineMs = Date.now() - pipelineStartedAt
     return report
   }
   finally {
     // The cycle's outcome is already decided; a worker that fails to close dies with the process.
-    await ocr?.close().catch(() => {})
-    rmSync(cycleDir, { recursive: true, force: true })
+    await engine.ocr?.close().catch(() => {})
+    rmSync(cycle.cycleDir, { recursive: true, force: true })
   }
 }

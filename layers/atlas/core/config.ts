@@ -1,17 +1,12 @@
 // Everything the Atlas pipeline reads from the environment, in one place. Each variable
 // is parsed here, with a clear error naming it when its value makes no sense; the rest of
 // the core receives the resulting object as an argument.
+import { isIP } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { AtlasConfigError, type AtlasEnv } from '#layers/spawn/core/env'
 
-export type AtlasEnv = Readonly<Record<string, string | undefined>>
-
-export class AtlasConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
-    super(`${variable}: ${message}`)
-    this.name = 'AtlasConfigError'
-  }
-}
+export { AtlasConfigError, type AtlasEnv }
 
 export interface ImapConfig {
   host: string
@@ -66,8 +61,18 @@ export interface ClassifierConfig {
 export interface SenderAuthConfig {
   /** authserv-ids (and Received `by` hosts) of the receiving servers whose top headers are believed. */
   trustedAuthservIds: string[]
+  /** Our own relays between the edge and the trusted server, by IP or network: the only hops below the top one believed. */
+  internalRelays: string[]
+  /** Forwarders whose ARC seal is believed (ATLAS_TRUSTED_ARC_SEALERS): a forwarded mail keeps what their first receiver verified. */
+  trustedArcSealers: string[]
   /** Deadline on one message's DNS checks; past it the verdict is `none`. */
   timeoutMs: number
+  /**
+   * Mail without a trusted server's stamp on top (appended by IMAP, dropped in the folder):
+   * `unverified` grants it no privilege, `verify` judges it by its own DKIM and ARC signatures
+   * (ATLAS_UNSTAMPED_MAIL; unset: unverified when ATLAS_TRUSTED_AUTHSERV_IDS names a server).
+   */
+  unstampedMail: 'unverified' | 'verify'
 }
 
 export interface AtlasConfig {
@@ -86,6 +91,11 @@ export interface AtlasConfig {
    * and wait there, so a test can kill it. Never set in production.
    */
   pauseAt?: { point: string, occurrence: number }
+  /**
+   * Test-only: a deliberately broken collector, for the soak to prove it catches it
+   * (`seen_before_insert`: \Seen set before the message is stored). Refused outside tests.
+   */
+  fault?: 'seen_before_insert'
 }
 
 const MB = 1024 * 1024
@@ -133,6 +143,31 @@ function hostList(env: AtlasEnv, name: string): string[] {
   return [...new Set(hosts)]
 }
 
+/** A list of IP addresses or networks in CIDR notation. */
+function networkList(env: AtlasEnv, name: string): string[] {
+  const raw = text(env, name)
+  if (!raw) return []
+  const entries = raw.split(/[\s,;]+/).map(entry => entry.trim().toLowerCase()).filter(Boolean)
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/')
+    const family = isIP(address)
+    const max = family === 6 ? 128 : 32
+    if (family === 0 || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+      throw new AtlasConfigError(name, `"${entry}" is not an IP address or a network (192.0.2.25, 10.0.0.0/8, 2001:db8::/32)`)
+    }
+  }
+  return [...new Set(entries)]
+}
+
+/** Unset: unverified once a trusted server is named (mail came another way), else judged by its signatures (nothing else to go by). */
+function unstampedMail(env: AtlasEnv): SenderAuthConfig['unstampedMail'] {
+  const raw = text(env, 'ATLAS_UNSTAMPED_MAIL')?.toLowerCase()
+  if (raw === undefined) return hostList(env, 'ATLAS_TRUSTED_AUTHSERV_IDS').length > 0 ? 'unverified' : 'verify'
+  if (raw === 'unverified') return 'unverified'
+  if (raw === 'verify') return 'verify'
+  throw new AtlasConfigError('ATLAS_UNSTAMPED_MAIL', `expected unverified or verify, got "${raw}"`)
+}
+
 function imapConfig(env: AtlasEnv): ImapConfig | undefined {
   const host = text(env, 'ATLAS_IMAP_HOST')
   if (!host) return undefined
@@ -160,6 +195,17 @@ function pauseAt(env: AtlasEnv): AtlasConfig['pauseAt'] {
   const match = /^([a-z_]+)(?:@(\d+))?$/.exec(raw)
   if (!match) throw new AtlasConfigError('ATLAS_COLLECT_PAUSE_AT', `expected point or point@n, got "${raw}"`)
   return { point: match[1]!, occurrence: Number(match[2] ?? 1) }
+}
+
+const FAULTS = ['seen_before_insert'] as const
+
+function fault(env: AtlasEnv): AtlasConfig['fault'] {
+  const raw = text(env, 'ATLAS_COLLECT_FAULT')
+  if (!raw) return undefined
+  // A broken build on purpose: never honoured outside a test run (vitest sets NODE_ENV=test).
+  if (env.NODE_ENV !== 'test') throw new AtlasConfigError('ATLAS_COLLECT_FAULT', `a test-only fault switch, refused unless NODE_ENV=test (got NODE_ENV="${env.NODE_ENV ?? ''}")`)
+  if (!(FAULTS as readonly string[]).includes(raw)) throw new AtlasConfigError('ATLAS_COLLECT_FAULT', `expected one of ${FAULTS.join(', ')}, got "${raw}"`)
+  return raw as AtlasConfig['fault']
 }
 
 export function readAtlasConfig(env: AtlasEnv): AtlasConfig {
@@ -195,10 +241,14 @@ export function readAtlasConfig(env: AtlasEnv): AtlasConfig {
     },
     senderAuth: {
       trustedAuthservIds: hostList(env, 'ATLAS_TRUSTED_AUTHSERV_IDS'),
+      internalRelays: networkList(env, 'ATLAS_INTERNAL_RELAYS'),
+      trustedArcSealers: hostList(env, 'ATLAS_TRUSTED_ARC_SEALERS'),
       timeoutMs: integer(env, 'ATLAS_AUTH_TIMEOUT_MS', 15_000, 100),
+      unstampedMail: unstampedMail(env),
     },
     tmpDir: text(env, 'ATLAS_TMP_DIR') ?? tmpdir(),
     dropDir: text(env, 'ATLAS_DROP_DIR') ?? join(text(env, 'DATA_DIR') ?? join(process.cwd(), '.data'), 'atlas-drop'),
     pauseAt: pauseAt(env),
+    fault: fault(env),
   }
 }

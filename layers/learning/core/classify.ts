@@ -11,6 +11,7 @@ import { learnLessons, type LearnLesson } from '#db/schema/learn'
 import type { AiFacade } from '#layers/ai/core/facade'
 import { createScrubber, type Scrubber } from './scrub'
 import { contactNames } from './suggest'
+import { fillPrompt, promptFile } from '#layers/ai/core/prompts/file'
 
 export const CLASSIFY_FEATURE = 'learn_classify'
 export const CLASSIFY_BATCH_MAX = 100
@@ -18,13 +19,7 @@ export const CLASSIFY_MAX_ATTEMPTS = 3
 export const ERROR_TYPES = ['logic', 'data', 'integration', 'configuration', 'security', 'performance', 'process', 'communication', 'tooling', 'other'] as const
 export type ErrorType = typeof ERROR_TYPES[number]
 
-export const CLASSIFY_SYSTEM = [
-  'You qualify a scar (a failure an agent of a software studio met and fixed).',
-  `Answer with JSON only: {"error_type": one of ${ERROR_TYPES.map(t => `"${t}"`).join(', ')},`,
-  '"severity": whole number 1 (cosmetic) to 5 (critical), "confidence": number 0 to 1,',
-  '"learnable": true when a reusable rule can be drawn from it, else false,',
-  '"rationale": "<one or two sentences>", "tags": ["<at most 5 short lower-case tags>"]}.',
-].join(' ')
+export const CLASSIFY_SYSTEM = fillPrompt(promptFile(new URL('./classify.system.md', import.meta.url)), { errorTypes: ERROR_TYPES.map(t => `"${t}"`).join(', ') })
 
 export interface Classification {
   errorType: ErrorType

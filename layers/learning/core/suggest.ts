@@ -9,6 +9,7 @@ import { clients } from '#db/schema/clients'
 import { LEARN_DESTINATIONS, learnLessons, learnSuggestions, type LearnDestination, type LearnLesson } from '#db/schema/learn'
 import type { AiFacade } from '#layers/ai/core/facade'
 import { createScrubber, scrubbedCount, type Scrubber } from './scrub'
+import { promptFile } from '#layers/ai/core/prompts/file'
 
 export const SUGGEST_FEATURE = 'learn_suggest'
 export const SUGGEST_BATCH_MAX = 50
@@ -16,16 +17,7 @@ export const SUGGEST_BATCH_MAX = 50
 export const SUGGEST_DELAY_MS = 1_000
 const TEXT_MAX = { suggestion: 2_000, diff: 4_000 }
 
-export const SUGGEST_SYSTEM = [
-  'You turn a lesson learnt by a software studio\'s agents into ONE concrete improvement.',
-  'Choose exactly one destination:',
-  '"directive" (a rule for the agent\'s main directive), "hooks" (a permission, hook or environment setting),',
-  '"reflex" (a one-line reflex, at most 200 characters, loaded in every session), "inbox" (a new knowledge-base note),',
-  '"skill" (create or improve an invocable skill), "project" (a new automated project or utility script).',
-  'Answer with JSON only: {"destination": "...", "suggestion": "<what to change and why>",',
-  '"diff_before": "<the current text, empty when new>", "diff_after": "<the text once changed>"}.',
-  'For "reflex", diff_after is the single line to add.',
-].join(' ')
+export const SUGGEST_SYSTEM = promptFile(new URL('./suggest.system.md', import.meta.url))
 
 export type SuggestionCandidate = Pick<LearnLesson, 'id' | 'kind' | 'title' | 'description' | 'checkAdded' | 'tags' | 'agent' | 'tenantId' | 'importance'>
 

@@ -7,16 +7,13 @@ import type { Db } from '#db/client'
 import { learnLessons } from '#db/schema/learn'
 import type { AiFacade } from '#layers/ai/core/facade'
 import { scoreOne, type ImportanceScorer } from './lessons'
+import { promptFile } from '#layers/ai/core/prompts/file'
 
 export const IMPORTANCE_FEATURE = 'learn_importance'
 /** At most this many lessons per later run: a long outage's backlog is caught up over days, never in one burst. */
 export const IMPORTANCE_BATCH = 25
 
-const SYSTEM = [
-  'You rate how important a lesson learnt by a software studio\'s agents is, from 0 (trivial, one-off) to 10',
-  '(critical: data loss, security, outage, or a mistake bound to recur). Answer with JSON only:',
-  '{"importance": <whole number 0-10>, "reason": "<one sentence>"}',
-].join(' ')
+const SYSTEM = promptFile(new URL('./lesson-importance.system.md', import.meta.url))
 
 /** Reads the figure from the model's JSON; null when absent or out of range. */
 export function importanceFrom(data: unknown): number | null {

@@ -40,15 +40,3 @@ const STATUS_COLORS: Record<string, 'neutral' | 'primary' | 'success' | 'warning
 export function statusColor(status: string) {
   return STATUS_COLORS[status] ?? 'neutral'
 }
-
-const whenFormats = {
-  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
-  fr: new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
-}
-
-/** A date and time rendered the same on the server and in the browser (UTC), so hydration agrees. */
-export function formatWorkWhen(iso: string | null | undefined, lang: 'en' | 'fr' = 'en'): string {
-  if (!iso) return '—'
-  const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? String(iso) : `${whenFormats[lang].format(date)} UTC`
-}

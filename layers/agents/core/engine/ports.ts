@@ -1,5 +1,5 @@
 // What the first tools reach, passed in by the shell that wires the engine (the hub wires
-// memory, worksites, Atlas and the mail facade in layers/atlas/core/agent-ports.ts): the
+// memory, worksites, Atlas and the mail facade in layers/hub/core/agent-ports.ts): the
 // engine imports none of those layers.
 export interface RecallPortHit { sourceType: string, sourceId: string, title: string, snippet: string, link: string | null }
 export interface WorkItemHit { id: string, entity: 'chantier' | 'job' | 'task', title: string, status: string, project: string | null }

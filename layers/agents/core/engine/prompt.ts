@@ -2,17 +2,14 @@
 // memory → skills → working context. Each layer is recorded on the run (which source, how
 // long, the text), so a run page can show exactly what the model was told and from where.
 import type { RunContext } from './context'
+import { promptFile } from '#layers/ai/core/prompts/file'
 
 export const PROMPT_LAYER_ORDER = ['product_rules', 'instructions', 'memory', 'skills', 'working_context'] as const
 export type PromptLayerName = typeof PROMPT_LAYER_ORDER[number]
 
 export interface PromptLayer { layer: PromptLayerName, sources: string[], chars: number, text: string }
 
-export const PRODUCT_RULES = [
-  'You are an agent of the Synedre OS hub. You act with the permissions of the person you work for, never more.',
-  'Use only the tools you are given; what has no tool does not exist for you. Cite the sources you read.',
-  'Writes to the outside world wait for a person\'s approval. Never contact a client. Answer in the person\'s language.',
-].join('\n')
+export const PRODUCT_RULES = promptFile(new URL('./product-rules.md', import.meta.url))
 
 export function promptLayers(context: RunContext): PromptLayer[] {
   const layer = (name: PromptLayerName, sources: string[], text: string): PromptLayer => ({ layer: name, sources, chars: text.length, text })

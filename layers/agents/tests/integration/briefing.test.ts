@@ -54,6 +54,13 @@ describeOnBothDatabases('agent briefing', (database) => {
     const frontend = await loadBriefing(deps(), { codename: 'frontend', task: 'webhook button retry payload', scars: 3 })
     expect(frontend.scars[0]).toMatchObject({ title: 'Webhook button misaligned', origin: 'own' })
     expect(frontend.scars.map(s => s.title)).not.toContain('Secret leaked in a webhook log')
+    expect(frontend.nothingRecalled).toBe(false)
+  })
+
+  it('says "no prior knowledge found" when no lesson passes the relevance floor, rather than padding with weak ones', async () => {
+    const briefing = await loadBriefing(deps(), { codename: 'securite', task: 'la recette de la tarte aux pommes', scars: 3 })
+    expect(briefing).toMatchObject({ scars: [], nothingRecalled: true })
+    expect(briefing.text).toContain('No prior knowledge found: no lesson passes the relevance floor for this task.')
   })
 
   it('adds the chantier brief when the task resolves to a project, and the user model\'s core slice', async () => {
@@ -73,6 +80,8 @@ describeOnBothDatabases('agent briefing', (database) => {
   it('without a task: the tier alone (no recall), and an unknown agent is refused', async () => {
     const briefing = await loadBriefing({ ...deps(), recallScars: async () => { throw new Error('recall must not run') } }, { codename: 'orchestrator', tier: 'core', lang: 'fr' })
     expect(briefing.scars).toEqual([])
+    expect(briefing.nothingRecalled).toBe(false)
+    expect(briefing.text).not.toContain('Aucune connaissance antérieure')
     expect(briefing.persona.text).toContain('# Tu es Atlas')
     await expect(loadBriefing(deps(), { codename: 'nobody' })).rejects.toMatchObject({ code: 'unknown_agent' })
   })

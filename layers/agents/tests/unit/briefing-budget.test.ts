@@ -16,6 +16,16 @@ const parts = (scars = 6): BriefingParts => ({
   reflex: ['Always run the migrations before the deploy', 'Never log a secret'], user: '## User model\nPrefers short answers.', task: '',
 })
 
+describe('renderBriefing', () => {
+  it('says "no prior knowledge found" when recall found nothing relevant, in the briefing\'s language, and nothing when recall was not asked', () => {
+    const none = { ...parts(0), nothingRecalled: true }
+    expect(renderBriefing(none)).toContain('## Scars to keep in mind\nNo prior knowledge found: no lesson passes the relevance floor for this task.')
+    expect(renderBriefing({ ...none, lang: 'fr' })).toContain('## Cicatrices à garder en tête\nAucune connaissance antérieure trouvée')
+    expect(renderBriefing(parts(0))).not.toContain('Scars to keep in mind')
+    expect(renderBriefing({ ...parts(2), nothingRecalled: true })).not.toContain('No prior knowledge found')
+  })
+})
+
 describe('fitBriefing', () => {
   it('keeps everything within a generous budget', () => {
     const all = parts()

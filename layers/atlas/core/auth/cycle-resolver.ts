@@ -6,7 +6,8 @@
 //   - a resolver that answers nothing (time-out, connection refused) is noticed once, logged
 //     once, and the rest of the cycle's lookups fail at once with the same error.
 import { promises as dns } from 'node:dns'
-import { withDeadline, type DNSResolver } from './verify'
+import { withDeadline } from '#layers/base/core/deadline'
+import type { DNSResolver } from './verify'
 
 /** Errors that mean no resolver answered, as opposed to an answer of "no such record". */
 const SILENT = new Set(['ETIMEOUT', 'ECONNREFUSED', 'ECANCELLED'])
@@ -25,7 +26,9 @@ export function cycleResolver(options: { timeoutMs: number, log: (line: string) 
 
   const ask = async (name: string, rrtype: string): Promise<string[][] | string[]> => {
     try {
-      return await withDeadline(base(name, rrtype), options.timeoutMs, () => lookupError('ETIMEOUT', `DNS ${rrtype} ${name}: no answer within ${options.timeoutMs} ms (ATLAS_AUTH_TIMEOUT_MS)`))
+      return await withDeadline(base(name, rrtype), options.timeoutMs, () => {
+        throw lookupError('ETIMEOUT', `DNS ${rrtype} ${name}: no answer within ${options.timeoutMs} ms (ATLAS_AUTH_TIMEOUT_MS)`)
+      })
     }
     catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? ''

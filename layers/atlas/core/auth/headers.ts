@@ -1,10 +1,14 @@
 // Reading the trace headers a receiving server puts on top of a message. Anything below them
 // was written by whoever sent the mail, so only the top block can be believed, and only when
 // a server we trust stamped it: the topmost Received header must be `by` one of
-// ATLAS_TRUSTED_AUTHSERV_IDS. The trusted block then runs down through the Received headers
-// stamped by trusted servers; the deepest of them is the edge, whose `from` clause names the
-// client that connected (its IP and HELO, SPF's inputs). Authentication-Results inside the
-// block whose authserv-id is trusted are the receiving server's own verdicts.
+// ATLAS_TRUSTED_AUTHSERV_IDS. That header's `from` clause is what the trusted server saw on the
+// wire. The block goes one Received further down only while the client just read is one of our
+// own relays (ATLAS_INTERNAL_RELAYS, by IP: a `by` name is the writer's text, and a sender can
+// write "by mx.studio.example" as easily as anything). The deepest hop read is the edge: its
+// `from` clause names the client that connected from outside (its IP and HELO, SPF's inputs).
+// Authentication-Results inside the block whose authserv-id is trusted are the receiving
+// server's own verdicts.
+import { BlockList, isIP } from 'node:net'
 
 export interface HeaderField { key: string, value: string }
 
@@ -65,29 +69,45 @@ export interface TrustedTrace {
   results: AuthResults[]
   /** SPF's inputs, from the edge Received and the Return-Path above it (all or nothing). */
   spf: { ip: string, helo: string, sender: string } | null
+  /** Whether the topmost Received was stamped by a trusted server: the mail came through it. */
+  stamped: boolean
   /** Why nothing was trusted, when nothing was. */
   note?: string
 }
 
-export function trustedTrace(fields: HeaderField[], trustedIds: string[]): TrustedTrace {
+/** The internal relays' addresses or networks (`192.0.2.25`, `10.0.0.0/8`, `2001:db8::/32`). */
+export function relayList(entries: string[]): BlockList {
+  const list = new BlockList()
+  for (const entry of entries) {
+    const [address = '', bits] = entry.split('/')
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4'
+    if (bits === undefined) list.addAddress(address, family)
+    else list.addSubnet(address, Number(bits), family)
+  }
+  return list
+}
+
+export function trustedTrace(fields: HeaderField[], trustedIds: string[], internalRelays: string[] = []): TrustedTrace {
   const trusted = new Set(trustedIds.map(id => id.toLowerCase()))
-  if (trusted.size === 0) return { results: [], spf: null, note: 'no trusted receiving server configured (ATLAS_TRUSTED_AUTHSERV_IDS)' }
+  if (trusted.size === 0) return { results: [], spf: null, stamped: false, note: 'no trusted receiving server configured (ATLAS_TRUSTED_AUTHSERV_IDS)' }
   const firstReceived = fields.findIndex(f => f.key === 'received')
-  if (firstReceived < 0) return { results: [], spf: null, note: 'no Received header: nothing was added by a receiving server' }
+  if (firstReceived < 0) return { results: [], spf: null, stamped: false, note: 'no Received header: nothing was added by a receiving server' }
   const top = parseReceived(fields[firstReceived]!.value)
-  if (!top.by || !trusted.has(top.by)) return { results: [], spf: null, note: `the topmost Received header was not stamped by a trusted server (by ${top.by ?? 'nobody'})` }
-  // The block runs down while the Received headers are stamped by trusted servers.
+  if (!top.by || !trusted.has(top.by)) return { results: [], spf: null, stamped: false, note: `the topmost Received header was not stamped by a trusted server (by ${top.by ?? 'nobody'})` }
+  // Down one hop only while the client the trusted block saw is one of our relays: that
+  // relay wrote the next Received. Whatever the `by` names below say, nobody else is believed.
+  const relays = relayList(internalRelays)
+  const isRelay = (ip: string | null) => ip !== null && isIP(ip) !== 0 && relays.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4')
   let edge = firstReceived
-  for (let i = firstReceived + 1; i < fields.length; i++) {
-    if (fields[i]!.key !== 'received') continue
-    const hop = parseReceived(fields[i]!.value)
-    if (!hop.by || !trusted.has(hop.by)) break
-    edge = i
+  while (isRelay(parseReceived(fields[edge]!.value).fromIp)) {
+    const next = fields.findIndex((f, i) => i > edge && f.key === 'received')
+    if (next < 0) break
+    edge = next
   }
   const block = fields.slice(0, edge + 1)
   const results = block.filter(f => f.key === 'authentication-results').map(f => parseAuthenticationResults(f.value)).filter(r => trusted.has(r.authservId))
   const client = parseReceived(fields[edge]!.value)
   const returnPath = block.find(f => f.key === 'return-path')?.value.replace(/[<>\s]/g, '') ?? null
   const spf = client.fromIp && client.fromHelo && returnPath !== null ? { ip: client.fromIp, helo: client.fromHelo, sender: returnPath } : null
-  return { results, spf, note: spf ? undefined : 'the trusted Received header or Return-Path lacks the client IP, HELO or envelope sender: SPF not evaluated' }
+  return { results, spf, stamped: true, note: spf ? undefined : 'the trusted Received header or Return-Path lacks the client IP, HELO or envelope sender: SPF not evaluated' }
 }

@@ -29,6 +29,6 @@ export function flagLookalike(auth: SenderAuth, fromAddress: string | null, know
 }
 
 export async function verifySender(db: Queryable, raw: Buffer, from: { address: string | null, name: string | null }, config: AtlasConfig, resolver?: DNSResolver): Promise<SenderAuth> {
-  const auth = await authenticateSender(raw, { resolver, from, trustedAuthservIds: config.senderAuth.trustedAuthservIds, timeoutMs: config.senderAuth.timeoutMs })
+  const auth = await authenticateSender(raw, { resolver, from, ...config.senderAuth })
   return flagLookalike(auth, from.address, await knownDomains(db, config))
 }

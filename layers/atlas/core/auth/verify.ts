@@ -1,7 +1,9 @@
 // Sender authentication of one raw message, at ingestion: mailauth verifies the DKIM
 // signatures, SPF (only with the inputs a trusted receiving server recorded: see headers.ts),
 // DMARC alignment and the ARC chain, with an injectable DNS resolver (the system's by
-// default); the trusted server's own Authentication-Results count too. The verdict:
+// default); the trusted server's own Authentication-Results count too. A signature that leaves
+// body bytes unsigned (`l=`) proves nothing of them, so it grants nothing; an ARC chain counts
+// only when it validates and its sealer is listed (ATLAS_TRUSTED_ARC_SEALERS). The verdict:
 //   fail — several From mailboxes (or none), a DMARC fail, or an aligned signature or SPF
 //          check that fails with nothing aligned passing;
 //   pass — DMARC pass, or a DKIM signature / SPF pass aligned with the From domain;
@@ -10,8 +12,11 @@
 // Sender or Reply-To outside the From's domain, a display name holding another address,
 // a failed DMARC, a lookalike of a known domain (added by the caller, which knows them).
 import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth'
+import { withDeadline } from '#layers/base/core/deadline'
 import type { SenderAuth } from '#db/schema/atlas'
 import { clip } from '../text'
+import { aligned } from './align'
+import { arcVouch } from './arc'
 import { readHeaderFields, trustedTrace, type AuthResults, type HeaderField } from './headers'
 
 export type { DNSResolver }
@@ -19,7 +24,13 @@ export type { DNSResolver }
 export interface SenderAuthOptions {
   resolver?: DNSResolver
   trustedAuthservIds: string[]
+  /** Relays of ours below the trusted server, by IP or network (headers.ts). */
+  internalRelays?: string[]
+  /** Forwarders whose validated ARC seal is believed (arc.ts). */
+  trustedArcSealers?: string[]
   timeoutMs: number
+  /** Mail without a trusted server's stamp on top: no privilege, or judged by its own signatures (config.ts; unset: unverified once a trusted server is named). */
+  unstampedMail?: 'unverified' | 'verify'
   /** The From as the parser read it (address and display name). */
   from: { address: string | null, name: string | null }
   now?: () => Date
@@ -32,16 +43,11 @@ export const FLAGS = {
   replyToElsewhere: 'reply_to_elsewhere',
   displayNameSpoof: 'display_name_spoof',
   dmarcFail: 'dmarc_fail',
+  dkimPartialBody: 'dkim_partial_body',
   lookalikeDomain: 'lookalike_domain',
+  unstamped: 'unstamped',
 } as const
 
-/** Relaxed alignment (RFC 7489 §3.1): the same domain, or one is a subdomain of the other. */
-export function aligned(a: string | null | undefined, b: string | null | undefined): boolean {
-  const x = (a ?? '').toLowerCase().replace(/\.$/, '')
-  const y = (b ?? '').toLowerCase().replace(/\.$/, '')
-  if (!x || !y) return false
-  return x === y || x.endsWith(`.${y}`) || y.endsWith(`.${x}`)
-}
 
 function domainOfAddress(address: string): string {
   const at = address.lastIndexOf('@')
@@ -52,15 +58,6 @@ const ADDRESS = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+\.[^\s<>"'(),;:@]+/g
 
 function addressesIn(fields: HeaderField[], key: string): string[] {
   return fields.filter(f => f.key === key).flatMap(f => f.value.replace(/"[^"]*"/g, ' ').match(ADDRESS) ?? []).map(a => a.toLowerCase())
-}
-
-/** `work`, or `timedOut()`'s error after `ms`; shared by the whole check and each of its DNS lookups (cycle-resolver.ts). */
-export function withDeadline<T>(work: Promise<T>, ms: number, timedOut = () => new Error(`sender authentication took over ${ms} ms (ATLAS_AUTH_TIMEOUT_MS)`)): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(timedOut()), ms)
-  })
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
 }
 
 interface TrustedVerdicts {
@@ -104,7 +101,7 @@ function trustedVerdicts(results: AuthResults[], fromDomain: string): TrustedVer
 export async function authenticateSender(raw: Buffer, options: SenderAuthOptions): Promise<SenderAuth> {
   const checkedAt = (options.now?.() ?? new Date()).toISOString()
   const fields = readHeaderFields(raw)
-  const trace = trustedTrace(fields, options.trustedAuthservIds)
+  const trace = trustedTrace(fields, options.trustedAuthservIds, options.internalRelays)
   let result: AuthenticateResult
   try {
     result = await withDeadline(authenticate(raw, {
@@ -113,7 +110,9 @@ export async function authenticateSender(raw: Buffer, options: SenderAuthOptions
       trustReceived: false,
       disableBimi: true,
       mta: 'atlas.synedre.local',
-    }), options.timeoutMs)
+    }), options.timeoutMs, () => {
+      throw new Error(`sender authentication took over ${options.timeoutMs} ms (ATLAS_AUTH_TIMEOUT_MS)`)
+    })
   }
   catch (error) {
     return {
@@ -158,7 +157,10 @@ export async function authenticateSender(raw: Buffer, options: SenderAuthOptions
   // What mailauth verified.
   // mailauth reports an unsigned message as one `none` row without a signing domain.
   const signatures = (result.dkim.results ?? []).filter(s => s.signingDomain)
-  const dkimPass = signatures.filter(s => s.status.result === 'pass' && aligned(s.signingDomain, fromDomain))
+  // `l=` shorter than the body: whatever follows the signed length is anybody's text.
+  const unsignedBytes = (s: typeof signatures[number]) => Number((s.status as { underSized?: number }).underSized ?? 0)
+  const dkimPartial = signatures.filter(s => s.status.result === 'pass' && aligned(s.signingDomain, fromDomain) && unsignedBytes(s) > 0)
+  const dkimPass = signatures.filter(s => s.status.result === 'pass' && aligned(s.signingDomain, fromDomain) && unsignedBytes(s) === 0)
   const dkimAlignedFail = signatures.filter(s => s.status.result !== 'pass' && s.status.result !== 'none' && aligned(s.signingDomain, fromDomain))
   const dkimOther = signatures.filter(s => s.status.result === 'pass' && !aligned(s.signingDomain, fromDomain))
   const spfStatus = trace.spf && result.spf ? result.spf.status.result : 'none'
@@ -167,27 +169,45 @@ export async function authenticateSender(raw: Buffer, options: SenderAuthOptions
   const dmarcStatus = result.dmarc ? result.dmarc.status.result : 'none'
   const arcStatus = result.arc ? result.arc.status.result : 'none'
   const trusted = trustedVerdicts(trace.results, fromDomain)
+  const arc = arcVouch(fields, result.arc || null, fromDomain, options.trustedArcSealers ?? [])
 
   for (const s of dkimPass) reasons.push(`DKIM signature of ${s.signingDomain} verified, aligned with the From domain`)
   for (const s of dkimAlignedFail) reasons.push(`DKIM signature of ${s.signingDomain} does not verify (${s.status.result}${s.status.comment ? `: ${s.status.comment}` : ''})`)
+  for (const s of dkimPartial) reasons.push(`DKIM signature of ${s.signingDomain} verifies only the first part of the body: ${unsignedBytes(s)} byte(s) after it are unsigned (l=), so the mail is held as unverified`)
   for (const s of dkimOther) reasons.push(`DKIM signature of ${s.signingDomain} verified, but that domain is not the From's (${fromDomain || 'none'})`)
   if (signatures.length === 0) reasons.push('no DKIM signature')
   if (!trace.spf) reasons.push(`SPF not evaluated: ${trace.note}`)
   else reasons.push(`SPF ${spfStatus} for ${trace.spf.sender || trace.spf.helo} from ${trace.spf.ip}${spfStatus === 'pass' && !spfAlignedPass ? ' (not aligned with the From domain)' : ''}`)
   if (dmarcStatus !== 'none') reasons.push(`DMARC ${dmarcStatus}${result.dmarc ? ` (policy ${result.dmarc.policy ?? 'none'})` : ''}`)
   else reasons.push(result.dmarcSkipReason ? `DMARC not evaluated: ${String(result.dmarcSkipReason)}` : 'no DMARC record for the From domain')
-  if (arcStatus !== 'none') reasons.push(`ARC chain ${arcStatus} (shown only: a chain does not authenticate the author)`)
+  if (arcStatus !== 'none') reasons.push(arc.reason)
   reasons.push(...trusted.pass, ...trusted.fail)
 
-  const dmarcFailed = trusted.dmarc ? trusted.dmarc === 'fail' : dmarcStatus === 'fail'
+  // A partial signature would pass DMARC (mailauth's and the trusted server's) and the trusted
+  // server's DKIM check alike: with one present, only SPF and full-body signatures count.
+  const partial = dkimPartial.length > 0
+  if (partial) flags.add(FLAGS.dkimPartialBody)
+  // A trusted sealer's first receiver saw the mail before the forwarder broke SPF or DKIM:
+  // its pass overrides the DMARC fail the forwarding caused (RFC 8617's local policy override).
+  const dmarcFailed = !arc.vouches && (trusted.dmarc ? trusted.dmarc === 'fail' : dmarcStatus === 'fail')
   if (dmarcFailed) flags.add(FLAGS.dmarcFail)
-  const passing = dmarcStatus === 'pass' || dkimPass.length > 0 || spfAlignedPass || trusted.pass.length > 0
+  const trustedPass = partial ? trusted.pass.filter(line => line.startsWith('SPF ')) : trusted.pass
+  const passing = (dmarcStatus === 'pass' && !partial) || dkimPass.length > 0 || spfAlignedPass || trustedPass.length > 0 || arc.vouches
   const failing = trusted.dmarc !== 'pass' && (dkimAlignedFail.length > 0 || (spfStatus === 'fail' && aligned(spfDomain, fromDomain)))
   let verdict: SenderAuth['verdict']
   if (flags.has(FLAGS.multipleFrom) || flags.has(FLAGS.noFrom) || dmarcFailed) verdict = 'fail'
   else if (passing) verdict = 'pass'
   else if (failing) verdict = 'fail'
   else verdict = 'none'
+  // Whoever can append to the mailbox (IMAP APPEND) or write to the drop folder writes every
+  // header, signatures replayed from a real mail included: without the trusted server's stamp
+  // on top, a pass proves the text, not that the mail came by the wire.
+  const unstamped = options.unstampedMail ?? (options.trustedAuthservIds.length > 0 ? 'unverified' : 'verify')
+  if (verdict === 'pass' && !trace.stamped && unstamped === 'unverified') {
+    verdict = 'none'
+    flags.add(FLAGS.unstamped)
+    reasons.push(`held as unverified: ${trace.note}, so the mail may have been appended to the mailbox (IMAP APPEND) or dropped in the folder rather than received; ATLAS_TRUSTED_AUTHSERV_IDS names the receiving server, ATLAS_UNSTAMPED_MAIL=verify judges such mail by its own signatures`)
+  }
 
   return {
     verdict,

@@ -1,16 +1,19 @@
 // The approve and reject routes share this: read the message id and an optional note,
-// decide (core/approval.ts) as the signed-in person, answer with what changed.
+// decide (core/approval.ts) as the signed-in person, answer with what changed — on approval,
+// the work record it created (`materialised`). That record gets the pre-creation recall the
+// pipeline gives the others, after the commit.
 import type { H3Event } from 'h3'
 import { z } from 'zod'
-import { decideApproval, type ApprovalDecision } from '../../core/approval'
+import { decideApproval, recallApproved, type ApprovalDecision } from '../../core/approval'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
-const Body = z.object({ note: z.string().trim().max(500, 'note: at most 500 characters').optional() }).nullish()
+const Body = z.object({ note: z.string().trim().max(500, 'note: at most 500 characters').optional() }).optional()
 
 export async function approvalRoute(event: H3Event, decision: ApprovalDecision) {
   const { id } = await getValidatedRouterParams(event, Params.parse)
   const body = await readValidatedBody(event, Body.parse)
-  const result = await decideApproval(await useDb(), id, decision, currentUser(event).email, body?.note || undefined)
+  const db = await useDb()
+  const result = await decideApproval(db, id, decision, currentUser(event).email, body?.note || undefined)
   if (!result.ok && result.code === 'not_found') throw createError({ statusCode: 404, statusMessage: `No Atlas message #${id}.`, data: { code: 'not_found' } })
   if (!result.ok) {
     throw createError({
@@ -19,5 +22,6 @@ export async function approvalRoute(event: H3Event, decision: ApprovalDecision) 
       data: { code: 'not_awaiting_approval', status: result.status },
     })
   }
+  await recallApproved({ db, embedder: () => useMemoryEmbedder('memory_recall'), log: line => console.warn(line) }, result)
   return result
 }

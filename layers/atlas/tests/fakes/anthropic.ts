@@ -4,8 +4,9 @@
 // content_block_stop, message_delta with the stop reason, message_stop), or as one JSON
 // message when not streamed. The agent loop (a request offering the Bash tool) gets the
 // scripted turns in order, chosen by how many tool results the conversation holds; any side
-// request (a title, a summary) gets a short text. Records each request's API key.
-import { createServer, type IncomingMessage } from 'node:http'
+// request (a title, a summary) gets a short text. Records each request's API key, headers and
+// raw body (what a credential check looks for).
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 export type ScriptedBlock = { type: 'text', text: string } | { type: 'tool_use', name: string, input: Record<string, unknown> }
@@ -16,7 +17,7 @@ export interface FakeAnthropic {
   /** host:port, for the sandbox's allowlist. */
   host: string
   keys: string[]
-  requests: Array<{ path: string, stream: boolean, agentLoop: boolean }>
+  requests: Array<{ path: string, stream: boolean, agentLoop: boolean, headers: IncomingHttpHeaders, body: string }>
   close: () => Promise<void>
 }
 
@@ -49,15 +50,16 @@ export async function startFakeAnthropic(turns: ScriptedTurn[]): Promise<FakeAnt
       const path = (request.url ?? '/').split('?')[0]!
       const raw = await body(request)
       keys.push(String(request.headers['x-api-key'] ?? request.headers.authorization ?? ''))
+      const seen = { path, headers: request.headers, body: raw }
       if (request.method !== 'POST' || !path.endsWith('/v1/messages')) {
-        requests.push({ path, stream: false, agentLoop: false })
+        requests.push({ ...seen, stream: false, agentLoop: false })
         response.statusCode = path.endsWith('/count_tokens') ? 200 : 404
         return void response.end(JSON.stringify(path.endsWith('/count_tokens') ? { input_tokens: 100 } : { type: 'error', error: { type: 'not_found_error', message: path } }))
       }
       const payload = JSON.parse(raw) as { stream?: boolean, tools?: Array<{ name: string }>, system?: unknown, messages?: unknown[], model?: string }
       const agentLoop = (payload.tools ?? []).some(tool => tool.name === 'Bash')
       const stream = payload.stream === true
-      requests.push({ path, stream, agentLoop })
+      requests.push({ ...seen, stream, agentLoop })
       const messages = payload.messages ?? []
       const turn = agentLoop ? turns[Math.min(toolResults(messages), turns.length - 1)]! : () => [{ type: 'text', text: 'Atlas request' } as ScriptedBlock]
       const blocks = turn({ system: systemText(payload.system), messages })

@@ -65,7 +65,8 @@ describeOnBothDatabases('Atlas antivirus', (database) => {
       ])
       expect((await inboxOf(db, zippedId!)).statusReason).toBe(`docs.zip: infected (${SIGNATURE})`)
       expect((await auditOf(db, zippedId!)).at(-1)!.details).toMatchObject({ attachments: [{ filename: 'docs.zip', verdict: 'infected', signature: SIGNATURE }] })
-      expect(await inboxOf(db, cleanId!)).toMatchObject({ status: 'awaiting_approval', intent: 'run' })
+      // The clean one is a stranger's: classified, waiting for a person, no work record yet.
+      expect(await inboxOf(db, cleanId!)).toMatchObject({ status: 'awaiting_approval', intent: 'run', materialisedKind: null })
 
       // What the hub shows.
       const detail = await getMessageDetail(db, plainId!)

@@ -1,6 +1,8 @@
 // Classification and materialisation on both databases, with a scripted loopback model:
 // every guardrail, the strict checks whatever the model answers, the prompt-injection
-// sandwich, the retry cap, idempotent and mutually exclusive work records.
+// sandwich, the retry cap, idempotent and mutually exclusive work records. The mails whose
+// work record a test reads come from the founder, signed (admitted at once): a stranger's
+// waits for approval with no record (admission-materialise.test.ts).
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
@@ -14,7 +16,8 @@ import { FORWARD_RULE_MODEL } from '../../core/classify/classify'
 import { json, startScriptedModel, type ScriptedModel } from '../fakes/model'
 import { actionsOf, auditOf, deliver, inboxOf, reprocess, testConfig } from '../fakes/pipeline'
 import { writeEicarDatabase } from '../fakes/clamav'
-import { compose, uniqueId } from '../fixtures/mail'
+import { decideApproval } from '../../core/approval'
+import { compose, uniqueId, type ComposeOptions } from '../fixtures/mail'
 import { createZone } from '../fixtures/sender-auth'
 
 const FOUNDER = 'alex@studio.example'
@@ -42,6 +45,9 @@ describeOnBothDatabases('Atlas classification', (database) => {
   })
   beforeEach(() => model.reset())
 
+  /** A mail from the founder, signed by the studio: admitted automatically. */
+  const fromFounder = async (options: ComposeOptions) => await sign.studio(await compose({ from: FOUNDER, ...options }))
+
   async function one(raw: Buffer, ...answers: string[]) {
     model.answer(...answers)
     const { db } = database()
@@ -53,16 +59,15 @@ describeOnBothDatabases('Atlas classification', (database) => {
 
   it('classifies through the facade and writes intent, confidence, model, reasoning, the audit and the work record in one go', async () => {
     const { db } = database()
-    const { id, report } = await one(await compose({ subject: 'Le formulaire de contact renvoie une 500', text: 'Pouvez-vous corriger le formulaire ?' }), json('run', 0.93, 'a single fix'))
+    const { id, report } = await one(await fromFounder({ subject: 'Le formulaire de contact renvoie une 500', text: 'Pouvez-vous corriger le formulaire ?' }), json('run', 0.93, 'a single fix'))
     expect(report.classified).toBe(1)
     const inbox = await inboxOf(db, id)
-    // A stranger (unsigned mail from an unknown prospect): classified, then waiting for a person.
-    expect(inbox).toMatchObject({ status: 'awaiting_approval', admission: 'awaiting', needsHuman: true, intent: 'run', provider: 'mistral', model: 'mistral-small-latest', reasoning: 'a single fix', classifyAttempts: 1, materialisedKind: 'run' })
-    expect(inbox.statusReason).toMatch(/^waiting for an operator's approval: the sender claire@prospect\.example is not authenticated \(verdict is none\)/)
+    // The founder, authenticated: admitted at once, so the run is written with the classification.
+    expect(inbox).toMatchObject({ status: 'classified', statusReason: null, admission: 'auto', needsHuman: false, intent: 'run', provider: 'mistral', model: 'mistral-small-latest', reasoning: 'a single fix', classifyAttempts: 1, materialisedKind: 'run' })
     expect(inbox.confidence).toBeCloseTo(0.93)
     const [run] = await db.select().from(workRuns).where(eq(workRuns.id, inbox.materialisedId!))
-    expect(run).toMatchObject({ sourceMessageId: id, title: 'Le formulaire de contact renvoie une 500', request: 'Pouvez-vous corriger le formulaire ?', status: 'open', requesterEmail: 'claire@prospect.example' })
-    expect(await actionsOf(db, id)).toEqual(['received', 'classified', 'awaiting_approval', 'materialised'])
+    expect(run).toMatchObject({ sourceMessageId: id, title: 'Le formulaire de contact renvoie une 500', request: 'Pouvez-vous corriger le formulaire ?', status: 'open', requesterEmail: FOUNDER })
+    expect(await actionsOf(db, id)).toEqual(['received', 'classified', 'materialised'])
     const [request] = model.requests()
     expect(request!.body).toMatchObject({ model: 'mistral-small-latest', response_format: { type: 'json_object' } })
     expect(model.system()).toBe(SYSTEM_PROMPT)
@@ -74,13 +79,13 @@ describeOnBothDatabases('Atlas classification', (database) => {
     const { db } = database()
     const expected = { run: workRuns, chantier: workChantiers, question: workQuestions, negociation: workNegociations, conseil: workConseils } as const
     for (const [intent, table] of Object.entries(expected)) {
-      const { id } = await one(await compose({ subject: `Demande ${intent}` }), json(intent, 0.9))
+      const { id } = await one(await fromFounder({ subject: `Demande ${intent}` }), json(intent, 0.9))
       const inbox = await inboxOf(db, id)
       expect(inbox.materialisedKind).toBe(intent)
       const rows = await db.select().from(table).where(eq(table.sourceMessageId, id))
       expect(rows.map(r => r.id)).toEqual([inbox.materialisedId])
     }
-    const { id } = await one(await compose({ subject: 'Newsletter' }), json('noise', 0.97))
+    const { id } = await one(await fromFounder({ subject: 'Newsletter' }), json('noise', 0.97))
     expect(await inboxOf(db, id)).toMatchObject({ intent: 'noise', materialisedKind: null, materialisedId: null })
     expect(await actionsOf(db, id)).toEqual(['received', 'classified'])
   })
@@ -116,9 +121,9 @@ describeOnBothDatabases('Atlas classification', (database) => {
     const low = await one(await compose({ subject: 'Peut-être' }), json('chantier', 0.35, 'unsure'))
     expect(await inboxOf(db, low.id)).toMatchObject({ intent: 'noise', materialisedKind: null })
     expect(await actionsOf(db, low.id)).toEqual(['received', 'classification_uncertain', 'classified'])
-    const middling = await one(await compose({ subject: 'Une question' }), json('question', 0.62))
+    const middling = await one(await fromFounder({ subject: 'Une question' }), json('question', 0.62))
     expect(await inboxOf(db, middling.id)).toMatchObject({ intent: 'question', materialisedKind: 'question' })
-    expect(await actionsOf(db, middling.id)).toEqual(['received', 'classification_uncertain', 'classified', 'awaiting_approval', 'materialised'])
+    expect(await actionsOf(db, middling.id)).toEqual(['received', 'classification_uncertain', 'classified', 'materialised'])
   })
 
   it('short-circuits a forwarded Atlas summary from an authenticated team member to noise without calling the model, and nobody else\'s', async () => {
@@ -167,12 +172,17 @@ describeOnBothDatabases('Atlas classification', (database) => {
     expect(await inboxOf(db, byContact.id)).toMatchObject({ intent: 'run', tenantId: solo!.id, admission: 'auto' })
 
     const former = await one(await sign.gone(await compose({ from: 'ceo@gone-client.example', subject: 'Nouveau projet' })), json('negociation', 0.9))
-    expect(await inboxOf(db, former.id)).toMatchObject({ intent: 'negociation', tenantId: null, materialisedKind: 'negociation', status: 'awaiting_approval' })
+    // A former client is a stranger again: it waits for a person, its négociation not created yet.
+    expect(await inboxOf(db, former.id)).toMatchObject({ intent: 'negociation', tenantId: null, materialisedKind: null, status: 'awaiting_approval' })
+    expect(await db.select().from(workNegociations).where(eq(workNegociations.sourceMessageId, former.id))).toEqual([])
 
     // The client's address spoofed (unsigned, an attacker's Reply-To): no tenant, no downgrade, a person decides.
     const spoofed = await one(await compose({ from: 'boss@acme-client.example', replyTo: 'mallory@evil.example', subject: 'Devis urgent' }), json('negociation', 0.91))
     expect(await inboxOf(db, spoofed.id)).toMatchObject({ intent: 'negociation', tenantId: null, status: 'awaiting_approval' })
     expect((await inboxOf(db, spoofed.id)).statusReason).toMatch(/although it claims to be from Acme/)
+    // Approved: the négociation is created then, for the prospect's domain.
+    expect(await decideApproval(db, former.id, 'approve', 'operator@studio.example')).toMatchObject({ ok: true, materialised: { kind: 'negociation', action: 'created' } })
+    expect(await inboxOf(db, former.id)).toMatchObject({ status: 'classified', admission: 'approved', materialisedKind: 'negociation' })
     const [deal] = await db.select().from(workNegociations).where(eq(workNegociations.sourceMessageId, former.id))
     expect(deal!.prospectDomain).toBe('gone-client.example')
   })
@@ -206,10 +216,10 @@ describeOnBothDatabases('Atlas classification', (database) => {
   it('a reply in the thread updates the question it belongs to, with the latest reply draft', async () => {
     const { db } = database()
     const firstId = uniqueId('thread')
-    const first = await one(await compose({ messageId: firstId, subject: 'Quel hébergement ?', text: 'Que conseillez-vous ?' }), json('question', 0.9))
+    const first = await one(await fromFounder({ messageId: firstId, subject: 'Quel hébergement ?', text: 'Que conseillez-vous ?' }), json('question', 0.9))
     const question = (await inboxOf(db, first.id)).materialisedId!
     await db.insert(atlasReplyDrafts).values({ messageId: first.id, body: 'Nous recommandons un VPS européen.', createdBy: 'atlas' })
-    const reply = await one(await compose({ inReplyTo: firstId, references: firstId, subject: 'Re: Quel hébergement ?', text: 'Et pour la base ?' }), json('question', 0.85))
+    const reply = await one(await fromFounder({ inReplyTo: firstId, references: firstId, subject: 'Re: Quel hébergement ?', text: 'Et pour la base ?' }), json('question', 0.85))
     const inbox = await inboxOf(db, reply.id)
     expect(inbox.materialisedId).toBe(question)
     const [record] = await db.select().from(workQuestions).where(eq(workQuestions.id, question))

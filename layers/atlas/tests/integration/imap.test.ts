@@ -16,6 +16,7 @@ import { json } from '../fakes/model'
 import { startCollectorWorld, type CollectorWorld } from '../fixtures/collector-world'
 import { freePort } from '../fakes/ports'
 import { bad, compose, uniqueId, withBigAttachment } from '../fixtures/mail'
+import { createZone, type TestZone } from '../fixtures/sender-auth'
 
 const MB = 1024 * 1024
 
@@ -35,11 +36,11 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     return readAtlasConfig({ ...world.dovecot.env(world.user, mailbox), CLAMAV_DATABASE: world.clamdb.dir, ATLAS_OCR_ENABLED: '0', ATLAS_TMP_DIR: world.scratch, ...env })
   }
 
-  async function cycle(mailbox: string, env: Record<string, string> = {}): Promise<CollectReport & { logs: string[] }> {
+  async function cycle(mailbox: string, env: Record<string, string> = {}, resolver?: TestZone['resolver']): Promise<CollectReport & { logs: string[] }> {
     const { db } = database()
     const logs: string[] = []
     const ai = world.model.facade(db)
-    const report = await collect({ db, ai, config: config(mailbox, env), log: line => void logs.push(line) })
+    const report = await collect({ db, ai, config: config(mailbox, env), log: line => void logs.push(line), resolver })
     await ai.flush()
     return { ...report, logs }
   }
@@ -79,6 +80,25 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     expect(world.model.requests()).toHaveLength(3)
     expect(readdirSync(world.scratch)).toEqual([])
   }, 60_000)
+
+  it('holds a founder\'s validly signed mail appended by IMAP as unverified once the receiving server is named', async () => {
+    const { db } = database()
+    const zone = createZone()
+    zone.txt('_dmarc.studio.example', 'v=DMARC1; p=reject')
+    const sign = zone.dkimKey('studio.example')
+    const mailbox = `Appended-${kind}`
+    const env = { ATLAS_FOUNDER_EMAILS: 'alex@studio.example', ATLAS_TRUSTED_AUTHSERV_IDS: 'mx.studio.example' }
+    const messageId = uniqueId('appended')
+    // What anyone holding the mailbox's password can do: APPEND a real, signed founder mail.
+    await world.dovecot.append(world.user, mailbox, [await sign(await compose({ messageId, from: 'Alex <alex@studio.example>', subject: 'Relance le déploiement' }))])
+    world.model.byDefault(() => json('chantier', 0.95))
+    await cycle(mailbox, env, zone.resolver)
+    const [row] = await db.select({ senderAuth: atlasMessages.senderAuth, status: atlasInbox.status, admission: atlasInbox.admission, reason: atlasInbox.statusReason })
+      .from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id)).where(eq(atlasMessages.messageId, messageId))
+    expect(row!.senderAuth).toMatchObject({ verdict: 'none', flags: ['unstamped'] })
+    expect(row!.senderAuth!.reasons.join('\n')).toMatch(/held as unverified: .*IMAP APPEND/)
+    expect(row).toMatchObject({ status: 'awaiting_approval', admission: 'awaiting' })
+  })
 
   it('--dry-run counts what waits and changes nothing', async () => {
     const { db } = database()

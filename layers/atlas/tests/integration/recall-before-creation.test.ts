@@ -2,7 +2,8 @@
 // a classified message that creates a work record runs the memory's pre-creation recall and
 // stores its hits with the record; the message page's detail carries them; a recall that
 // cannot embed falls back to the lexical arm, and one that fails is stored with its reason
-// without stopping the record's creation.
+// without stopping the record's creation. The mails come from the founder, signed (admitted
+// at once); a stranger's has no record, hence no recall, until its approval creates both.
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
@@ -14,10 +15,16 @@ import { reindexScar } from '#layers/memory/core/vectors/reindex-scar'
 import { offlineEmbedder, rateLimited } from '#layers/memory/tests/fixtures/embedders'
 import { recallForRecord } from '#layers/worksites/core/pre-creation-recall'
 import { getMessageDetail } from '../../core/queries'
+import { decideApproval, recallApproved } from '../../core/approval'
 import { json, startScriptedModel, type ScriptedModel } from '../fakes/model'
 import { deliver, inboxOf, testConfig } from '../fakes/pipeline'
 import { compose } from '../fixtures/mail'
+import { createZone } from '../fixtures/sender-auth'
 import type { Embedder } from '#layers/memory/core/vectors/embedder'
+
+const FOUNDER = 'alex@studio.example'
+const zone = createZone()
+const signStudio = zone.dkimKey('studio.example')
 
 describeOnBothDatabases('Recall before creation', (database) => {
   let model: ScriptedModel
@@ -36,11 +43,12 @@ describeOnBothDatabases('Recall before creation', (database) => {
     return row!
   }
 
-  async function one(subject: string, text: string, intent: string, embedder?: Embedder) {
+  async function one(subject: string, text: string, intent: string, embedder?: Embedder, sender: 'founder' | 'stranger' = 'founder') {
     const { db } = database()
     model.answer(json(intent, 0.9, 'scripted'))
     const ai = model.facade(db)
-    const delivery = await deliver(db, ai, [await compose({ subject, text })], { config: testConfig(), embedder })
+    const raw = sender === 'founder' ? await signStudio(await compose({ from: FOUNDER, subject, text })) : await compose({ subject, text })
+    const delivery = await deliver(db, ai, [raw], { config: testConfig({ ATLAS_FOUNDER_EMAILS: FOUNDER }), embedder, resolver: zone.resolver })
     await ai.flush()
     return { ...delivery, id: delivery.stored[0]!.messageRowId }
   }
@@ -93,6 +101,31 @@ describeOnBothDatabases('Recall before creation', (database) => {
     const failed = await recallForRecord({ db, embedder: broken, budgetMs: 50 }, { kind: 'run', id: inbox.materialisedId!, title: 'Certificat TLS du site vitrine' })
     expect(failed).toMatchObject({ hits: [], modeUsed: null, error: expect.stringMatching(/longer than 50 ms/) })
     expect(await db.select().from(workRecalls).where(eq(workRecalls.recordId, inbox.materialisedId!))).toHaveLength(1)
+  })
+
+  it('runs no recall for a stranger\'s mail waiting for approval: its approval creates the record, then recalls for it', async () => {
+    const { db } = database()
+    const related = await scar('Formulaire de devis sans anti-spam', 'Le formulaire de devis recevait des centaines de spams: ajouter un captcha.')
+    const before = (await db.select().from(workRecalls)).length
+    const { id } = await one('Notre formulaire de devis', 'Le formulaire de devis reçoit du spam.', 'run', offlineEmbedder(db), 'stranger')
+    expect(await inboxOf(db, id)).toMatchObject({ status: 'awaiting_approval', materialisedKind: null })
+    expect((await db.select().from(workRecalls)).length).toBe(before)
+    expect((await getMessageDetail(db, id))?.recall).toBeNull()
+
+    const approved = await decideApproval(db, id, 'approve', 'op@studio.test')
+    expect(approved).toMatchObject({ ok: true, materialised: { kind: 'run', action: 'created' } })
+    const logs: string[] = []
+    await recallApproved({ db, embedder: async () => offlineEmbedder(db), log: line => void logs.push(line) }, approved)
+    const runId = (await inboxOf(db, id)).materialisedId!
+    const [stored] = await db.select().from(workRecalls).where(and(eq(workRecalls.kind, 'run'), eq(workRecalls.recordId, runId)))
+    expect(stored).toMatchObject({ error: null, modeUsed: 'hybrid' })
+    expect(stored!.hits.map(h => h.sourceId)).toContain(String(related.id))
+    expect((await getMessageDetail(db, id))?.recall?.hits.map(h => h.sourceId)).toContain(String(related.id))
+    // A refused approval recalls nothing more.
+    const again = await decideApproval(db, id, 'approve', 'op@studio.test')
+    expect(again).toEqual({ ok: false, code: 'not_awaiting_approval', status: 'classified' })
+    await recallApproved({ db, embedder: async () => offlineEmbedder(db), log: line => void logs.push(line) }, again)
+    expect((await db.select().from(workRecalls)).length).toBe(before + 1)
   })
 
   it('runs no recall for noise, nor without an embedder (tests and tools that do not ask for it)', async () => {

@@ -1,6 +1,8 @@
 // Re-classification by an operator (audited, the pipeline runs again, the work record
 // moves with the intent, a classification in flight cannot overwrite the request) and the
-// monthly calibration report, through its core and through the automate as a process.
+// monthly calibration report, through its core and through the automate as a process. The
+// mails come from the founder, signed, so that each is admitted and gets its work record at
+// once (a stranger's waits for approval, with none: admission-materialise.test.ts).
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
@@ -13,10 +15,15 @@ import { requestReclassification } from '../../core/reclassify'
 import { json, startScriptedModel, type ScriptedModel } from '../fakes/model'
 import { actionsOf, deliver, inboxOf, reprocess, testConfig } from '../fakes/pipeline'
 import { compose } from '../fixtures/mail'
+import { createZone } from '../fixtures/sender-auth'
+
+const FOUNDER = 'alex@studio.example'
+const zone = createZone()
+const signStudio = zone.dkimKey('studio.example')
 
 describeOnBothDatabases('Atlas re-classification and calibration', (database) => {
   let model: ScriptedModel
-  const config = testConfig()
+  const config = testConfig({ ATLAS_FOUNDER_EMAILS: FOUNDER })
 
   beforeAll(async () => {
     model = await startScriptedModel()
@@ -29,7 +36,7 @@ describeOnBothDatabases('Atlas re-classification and calibration', (database) =>
   async function classified(subject: string, answer: string): Promise<number> {
     const { db } = database()
     model.answer(answer)
-    const delivery = await deliver(db, model.facade(db), [await compose({ subject })], { config })
+    const delivery = await deliver(db, model.facade(db), [await signStudio(await compose({ from: FOUNDER, subject }))], { config, resolver: zone.resolver })
     return delivery.stored[0]!.messageRowId
   }
 
@@ -40,22 +47,21 @@ describeOnBothDatabases('Atlas re-classification and calibration', (database) =>
     const runId = before.materialisedId!
 
     const result = await requestReclassification(db, id, 'operator@studio.example')
-    // A stranger's mail: it waits for approval, and may be re-classified meanwhile.
-    expect(result).toEqual({ ok: true, messageId: id, previousStatus: 'awaiting_approval', previousIntent: 'run' })
+    expect(result).toEqual({ ok: true, messageId: id, previousStatus: 'classified', previousIntent: 'run' })
     const queued = await inboxOf(db, id)
     expect(queued).toMatchObject({ status: 'received', classifyAttempts: 0, reclassifyRequestedBy: 'operator@studio.example', revision: before.revision + 1 })
     const [human] = await db.select().from(hubAudit).where(eq(hubAudit.target, `atlas_message:${id}`))
-    expect(human).toMatchObject({ actor: 'operator@studio.example', action: 'atlas.reclassify', details: { previousStatus: 'awaiting_approval', previousIntent: 'run' } })
+    expect(human).toMatchObject({ actor: 'operator@studio.example', action: 'atlas.reclassify', details: { previousStatus: 'classified', previousIntent: 'run' } })
 
     model.answer(json('chantier', 0.9))
     await reprocess(db, model.facade(db), [queued.id], { config })
     const after = await inboxOf(db, id)
-    expect(after).toMatchObject({ status: 'awaiting_approval', intent: 'chantier', materialisedKind: 'chantier' })
+    expect(after).toMatchObject({ status: 'classified', intent: 'chantier', materialisedKind: 'chantier' })
     const [run] = await db.select().from(workRuns).where(eq(workRuns.id, runId))
     expect(run!.status).toBe('cancelled')
     const [chantier] = await db.select().from(workChantiers).where(eq(workChantiers.id, after.materialisedId!))
     expect(chantier).toMatchObject({ sourceMessageId: id, status: 'draft' })
-    expect(await actionsOf(db, id)).toEqual(['received', 'classified', 'awaiting_approval', 'materialised', 'reclassify_requested', 'classified', 'awaiting_approval', 'materialised'])
+    expect(await actionsOf(db, id)).toEqual(['received', 'classified', 'materialised', 'reclassify_requested', 'classified', 'materialised'])
 
     // Back to run: the same run record comes back to life, no second one.
     await requestReclassification(db, id, 'operator@studio.example')

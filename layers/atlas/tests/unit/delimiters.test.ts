@@ -4,7 +4,7 @@
 // display name and the OCR text — for the classifier's prompt and the spawned agent's.
 import { describe, expect, it } from 'vitest'
 import { buildClassificationPrompt } from '../../core/classify/prompt'
-import { buildUserPrompt } from '../../core/spawn/prompts'
+import { buildUserPrompt } from '#layers/spawn/core/prompts'
 import { DEFUSED, defuse, latinSkeleton, normaliseUntrusted, untrustedMarkers } from '../../core/untrusted'
 
 const ZW = '\u200B'

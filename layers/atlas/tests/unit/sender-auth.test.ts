@@ -13,7 +13,7 @@ import { readAtlasConfig } from '../../core/config'
 import { parseMessage } from '../../core/ingest/parse'
 import type { TenantMatch } from '../../core/tenants'
 import { compose } from '../fixtures/mail'
-import { createZone, type Signer } from '../fixtures/sender-auth'
+import { createZone, type Sealer, type Signer } from '../fixtures/sender-auth'
 
 const FOUNDER = 'alex@studio.example'
 const TEAM = 'team@studio.example'
@@ -21,7 +21,11 @@ const MX = 'mx.studio.example'
 const IDN = domainToASCII('studіo.example')
 const KNOWN = ['studio.example', 'client.example']
 const CLIENT: TenantMatch = { id: '00000000-0000-0000-0000-00000000c11e', slug: 'client', name: 'Client SA', matchedBy: 'domain' }
-const config = readAtlasConfig({ ATLAS_FOUNDER_EMAILS: FOUNDER, INTERNAL_TEAM_EMAILS: TEAM, ATLAS_TRUSTED_AUTHSERV_IDS: MX })
+const RELAY = '10.0.0.25'
+// The table judges signatures of mail that reached no server (ATLAS_UNSTAMPED_MAIL=verify);
+// the default for such mail is proven on its own below.
+const ENV = { ATLAS_FOUNDER_EMAILS: FOUNDER, INTERNAL_TEAM_EMAILS: TEAM, ATLAS_TRUSTED_AUTHSERV_IDS: MX, ATLAS_INTERNAL_RELAYS: RELAY, ATLAS_TRUSTED_ARC_SEALERS: 'forwarder.example' }
+const config = readAtlasConfig({ ...ENV, ATLAS_UNSTAMPED_MAIL: 'verify' })
 const dir = mkdtempSync(join(tmpdir(), 'sender-auth-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -37,6 +41,18 @@ const signers: Record<string, Signer> = {
   'stud1o.example': zone.dkimKey('stud1o.example'),
   // studіo.example with a Cyrillic і, as it travels: an IDN A-label.
   [IDN]: zone.dkimKey(IDN),
+}
+const sealers: Record<string, Sealer> = {
+  'forwarder.example': zone.arcSealer('forwarder.example'),
+  'lists.attacker.example': zone.arcSealer('lists.attacker.example'),
+}
+/** A line the sender writes into its own headers, under whatever the receiving side adds. */
+const written = (line: string, raw: Buffer) => Buffer.concat([Buffer.from(`${line}\r\n`), raw])
+/** The founder's signed mail through a forwarder that adds a footer (breaking the signature), then seals what its receiver saw. */
+async function forwarded(sealer: string): Promise<Buffer> {
+  const signed = await signers['studio.example']!(await compose({ from: `Alex <${FOUNDER}>`, text: 'Peux-tu relancer le déploiement ?' }))
+  const footered = Buffer.concat([signed, Buffer.from('-- \r\nSent through the forwarder\r\n')])
+  return await sealers[sealer]!(footered, 'dkim=pass header.d=studio.example header.s=test; spf=pass smtp.mailfrom=alex@studio.example; dmarc=pass header.from=studio.example')
 }
 
 /** What the receiving server puts on top: its Received (client IP, HELO), Return-Path, maybe its Authentication-Results. */
@@ -162,6 +178,40 @@ const rows: Row[] = [
     mail: async () => received(await compose({ from: 'Claire <claire@client.example>' }), { results: 'mx.attacker.example; dkim=pass header.d=client.example; dmarc=pass header.from=client.example' }),
     tenant: CLIENT, verdict: 'fail', flags: ['dmarc_fail'], privileges: NONE, admission: 'awaiting',
   },
+  {
+    name: 'a DKIM signature over only the start of the body (l=), text appended after it: held as unverified',
+    mail: async () => {
+      const signed = await signers['studio.example']!(await compose({ from: `Alex <${FOUNDER}>`, text: 'Bonjour, merci.' }), { maxBodyLength: 10 })
+      return Buffer.concat([signed, Buffer.from('Et vire 10 000 EUR sur le compte FR76 0000 0000 0000, urgent.\r\n')])
+    },
+    verdict: 'none', flags: ['dkim_partial_body'], privileges: NONE, admission: 'awaiting',
+  },
+  {
+    name: 'a forged trusted hop: the sender writes a Received "by" our server, with an IP the client\'s SPF allows',
+    mail: async () => received(
+      written(`Received: from mail.client.example (mail.client.example [192.0.2.10]) by ${MX} with ESMTPS id 1Ab; Mon, 2 Nov 2026 08:59:58 +0000`, await compose({ from: 'Claire <claire@client.example>' })),
+      { returnPath: 'bounce@client.example', ip: '203.0.113.66', helo: 'spoofer.example' },
+    ),
+    tenant: CLIENT, verdict: 'fail', flags: ['dmarc_fail'], privileges: NONE, admission: 'awaiting',
+  },
+  {
+    name: 'an internal relay (listed by IP) between the edge and the trusted server: SPF is read at the edge below it',
+    mail: async () => received(
+      written(`Received: from mail.client.example (mail.client.example [192.0.2.10]) by relay.studio.example with ESMTPS id 1Ab; Mon, 2 Nov 2026 08:59:58 +0000`, await compose({ from: 'Claire <claire@client.example>' })),
+      { returnPath: 'bounce@client.example', ip: RELAY, helo: 'relay.studio.example' },
+    ),
+    tenant: CLIENT, verdict: 'pass', flags: [], privileges: { founder: false, team: false, tenant: true }, admission: 'auto',
+  },
+  {
+    name: 'the founder through a forwarder whose ARC seal is trusted: the chain vouches for what its receiver saw',
+    mail: async () => forwarded('forwarder.example'),
+    verdict: 'pass', flags: [], privileges: { founder: true, team: true, tenant: false }, admission: 'auto',
+  },
+  {
+    name: 'the same forward sealed by a forwarder nobody listed: the chain is shown, the broken signature fails DMARC',
+    mail: async () => forwarded('lists.attacker.example'),
+    verdict: 'fail', flags: ['dmarc_fail'], privileges: NONE, admission: 'awaiting',
+  },
 ]
 
 describe('sender authentication, privileges and admission, case by case', () => {
@@ -169,7 +219,7 @@ describe('sender authentication, privileges and admission, case by case', () => 
     const raw = await row.mail()
     const parsed = await parseMessage(raw, { limits: config.limits, dir })
     const auth = flagLookalike(await authenticateSender(raw, {
-      resolver: zone.resolver, trustedAuthservIds: config.senderAuth.trustedAuthservIds, timeoutMs: 5000, from: { address: parsed.fromAddress, name: parsed.fromName },
+      ...config.senderAuth, resolver: zone.resolver, timeoutMs: 5000, from: { address: parsed.fromAddress, name: parsed.fromName },
     }), parsed.fromAddress, KNOWN)
     expect(auth.verdict, auth.reasons.join('\n')).toBe(row.verdict)
     expect([...auth.flags].sort(), auth.reasons.join('\n')).toEqual([...row.flags].sort())
@@ -185,5 +235,34 @@ describe('sender authentication, privileges and admission, case by case', () => 
     const hung = await authenticateSender(raw, { resolver: () => new Promise(() => {}), trustedAuthservIds: [], timeoutMs: 200, from: { address: 'claire@client.example', name: null } })
     expect(hung).toMatchObject({ verdict: 'none', flags: [] })
     expect(hung.reasons[0]).toMatch(/took over 200 ms \(ATLAS_AUTH_TIMEOUT_MS\)/)
+  })
+})
+
+describe('mail that did not come through the trusted server (IMAP APPEND, the drop folder)', () => {
+  const strict = readAtlasConfig(ENV)
+  const judge = async (raw: Buffer) => {
+    const parsed = await parseMessage(raw, { limits: strict.limits, dir })
+    const auth = await authenticateSender(raw, { ...strict.senderAuth, resolver: zone.resolver, timeoutMs: 5000, from: { address: parsed.fromAddress, name: parsed.fromName } })
+    return { auth, standing: senderStanding(auth, parsed.fromAddress, strict.classifier, null) }
+  }
+
+  it('holds the founder\'s validly signed mail as unverified when no trusted server stamped it, saying why', async () => {
+    const appended = await signers['studio.example']!(await compose({ from: `Alex <${FOUNDER}>` }))
+    const { auth, standing } = await judge(appended)
+    expect(auth.verdict).toBe('none')
+    expect(auth.flags).toEqual(['unstamped'])
+    expect(auth.reasons.join('\n')).toMatch(/held as unverified: no Received header.*IMAP APPEND/)
+    expect(standing.founder).toBe(false)
+    expect(decideAdmission('chantier', standing).admission).toBe('awaiting')
+    // A Received the appender wrote, by another host, changes nothing.
+    expect((await judge(received(appended, { by: 'mx.attacker.example' }))).auth.flags).toEqual(['unstamped'])
+  })
+
+  it('keeps the same mail\'s privilege when the trusted server stamped it on top', async () => {
+    const delivered = received(await signers['studio.example']!(await compose({ from: `Alex <${FOUNDER}>` })), { helo: 'mail.studio.example' })
+    const { auth, standing } = await judge(delivered)
+    expect(auth.verdict, auth.reasons.join('\n')).toBe('pass')
+    expect(standing.founder).toBe(true)
+    expect(decideAdmission('chantier', standing).admission).toBe('auto')
   })
 })

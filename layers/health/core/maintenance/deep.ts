@@ -4,16 +4,12 @@
 // `budgetMs` has elapsed (the running one is aborted at the budget's end).
 import type { AiFacade } from '#layers/ai/core/facade'
 import type { CodeTree } from './references'
+import { promptFile } from '#layers/ai/core/prompts/file'
 
 export const DEEP_FEATURE = 'docs_regeneration'
 const MAX_LISTED_FILES = 300
 
-export const DEEP_SYSTEM = [
-  'You maintain the documentation of a code base. Rewrite the Markdown chapter you are given so that it matches the code.',
-  'Cite code only in inline code spans: `path/to/file.ts` for a file, `path/to/file.ts#symbol` for an exported symbol,',
-  'using only the files and symbols listed. Keep the chapter\'s title (a "# " heading) and its purpose;',
-  'lines of at most 120 characters; no TODO; no addresses, host names or secrets. Answer with the chapter only.',
-].join(' ')
+export const DEEP_SYSTEM = promptFile(new URL('./deep.system.md', import.meta.url))
 
 export interface DeepTarget { chapter: string, text: string, dead: string[], stale: string[] }
 export interface DeepResult { chapter: string, text: string }

@@ -3,17 +3,13 @@
 // that is down, or the offline stand-in answering, leaves the note empty: the report goes on.
 import type { AiFacade } from '#layers/ai/core/facade'
 import type { HealthDimension, HealthStatus } from '#db/schema/health'
+import { promptFile } from '#layers/ai/core/prompts/file'
 
 export const CARE_NOTE_FEATURE = 'health_care_note'
 export const CARE_NOTE_MAX_SENTENCES = 3
 export const CARE_NOTE_MAX_CHARS = 600
 
-export const CARE_NOTE_SYSTEM = [
-  'You are Nightingale, the health guardian of a software studio\'s operating system.',
-  'You read the vital signs of the night and write a care note for the operator who opens the health page in the morning:',
-  'at most three sentences, in English, plain text, no list, no heading.',
-  'Say what needs care first and what to do about it; if all is well, say so briefly.',
-].join(' ')
+export const CARE_NOTE_SYSTEM = promptFile(new URL('./care-note.system.md', import.meta.url))
 
 export function careNotePrompt(status: HealthStatus, dimensions: HealthDimension[]): string {
   const lines = dimensions.map(d => `- ${d.key}: ${d.status}${d.score === null ? '' : ` (score ${d.score}/100)`} — ${d.summary}`)

@@ -9,6 +9,7 @@ import { writeInboxNote } from '#layers/memory/core/vault/inbox'
 import { createScrubber } from '../scrub'
 import { clip, eventText } from '../debrief/bundle'
 import { daysBefore, type NightlyFeature } from './context'
+import { promptFile } from '#layers/ai/core/prompts/file'
 
 export const SESSION_COMPACTION_KEY = 'nightly_session_compaction'
 export const COMPACTION_MAX_TRANSCRIPTS = 30
@@ -18,7 +19,7 @@ export const CompactionAnswer = z.object({
   facts: z.array(z.object({ kind: z.enum(['decision', 'delivery', 'scar', 'finding']), text: z.string().trim().min(1).max(500) })).min(3).max(5),
 })
 
-const SYSTEM = 'You compact the day\'s agent sessions into durable facts. Answer JSON only: {"facts":[{"kind":"decision|delivery|scar|finding","text":"..."}]} with 3 to 5 facts, each one sentence that stays true tomorrow. No personal data.'
+const SYSTEM = promptFile(new URL('./session-compaction.system.md', import.meta.url))
 
 /** A secret by pattern: an API token, a bearer header or a key=value credential (the scrubber's token kind). */
 export function containsSecret(text: string): boolean {

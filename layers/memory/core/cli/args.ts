@@ -77,10 +77,10 @@ export function parseRecallArgs(argv: string[]): RecallArgs {
   }
 }
 
-export const EVAL_USAGE = 'recall-eval [--baseline | --mode-sweep] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE] [--sweep-file FILE]'
+export const EVAL_USAGE = 'recall-eval [--baseline | --mode-sweep | --calibrate-floor] [--tol 0.05] [--json] [--golden FILE] [--baseline-file FILE] [--sweep-file FILE]'
 
 export interface EvalArgs {
-  action: 'gate' | 'freeze' | 'sweep'
+  action: 'gate' | 'freeze' | 'sweep' | 'calibrate'
   tolerance: number
   json: boolean
   golden: string | null
@@ -93,13 +93,14 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const { values } = parse(argv, {
     'baseline': { type: 'boolean' },
     'mode-sweep': { type: 'boolean' },
+    'calibrate-floor': { type: 'boolean' },
     'tol': { type: 'string' },
     'json': { type: 'boolean' },
     'golden': { type: 'string' },
     'baseline-file': { type: 'string' },
     'sweep-file': { type: 'string' },
   }, EVAL_USAGE)
-  if (values.baseline && values['mode-sweep']) throw new ArgsError('--baseline and --mode-sweep cannot be combined', EVAL_USAGE)
+  if ([values.baseline, values['mode-sweep'], values['calibrate-floor']].filter(Boolean).length > 1) throw new ArgsError('--baseline, --mode-sweep and --calibrate-floor cannot be combined', EVAL_USAGE)
   let tolerance = DEFAULT_TOLERANCE
   if (values.tol !== undefined) {
     const raw = values.tol as string
@@ -107,7 +108,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     if (raw.trim() === '' || !Number.isFinite(tolerance) || tolerance < 0 || tolerance > 1) throw new ArgsError(`--tol must be a number from 0 to 1 (got "${raw}")`, EVAL_USAGE)
   }
   return {
-    action: values.baseline ? 'freeze' : values['mode-sweep'] ? 'sweep' : 'gate',
+    action: values.baseline ? 'freeze' : values['mode-sweep'] ? 'sweep' : values['calibrate-floor'] ? 'calibrate' : 'gate',
     tolerance,
     json: Boolean(values.json),
     golden: (values.golden as string | undefined) ?? null,

@@ -130,6 +130,77 @@ type: toc
 ---
 Sommaire de la mémoire : [[reciprocal-rank-fusion]], [[hnsw-index]], [[client-tenants]].
 `,
+  // Pairs joined by a wiki link, each answering half of a multi-hop question of the golden set.
+  'permanent/acme-payment.md': `---
+title: Paiement Acme
+type: concept
+tags: [acme, paiement]
+---
+La boutique Acme encaisse par carte via Stripe. Quand un paiement reste bloqué, suivre [[stripe-webhooks]].
+`,
+  'permanent/stripe-webhooks.md': `---
+title: Webhooks Stripe
+type: runbook
+tags: [stripe]
+---
+Les événements sont signés avec le secret whsec ; rejouer les événements manqués depuis le tableau de bord, puis vérifier la commande.
+`,
+  'permanent/bistrot-hosting.md': `---
+title: Hébergement du Bistrot
+type: concept
+tags: [bistrot, hebergement]
+---
+Le site du Bistrot est servi par un VPS chez Scaleway. Ses certificats suivent [[tls-renewal]].
+`,
+  'permanent/tls-renewal.md': `---
+title: Renouvellement TLS
+type: runbook
+tags: [tls]
+---
+Certbot renouvelle les certificats Let's Encrypt chaque nuit ; en cas d'échec, relancer certbot renew puis recharger nginx.
+`,
+  'permanent/atelier-nord-sms.md': `---
+title: Rappels SMS de l'Atelier Nord
+type: concept
+tags: [atelier-nord]
+---
+Les rappels de réservation partent par SMS la veille à 18 h, par le fournisseur décrit dans [[sms-gateway]].
+`,
+  'permanent/sms-gateway.md': `---
+title: Passerelle SMS
+type: reference
+tags: [sms]
+---
+Brevo envoie les messages ; sa clé est dans BREVO_API_KEY et son quota est de 500 envois par jour.
+`,
+  'permanent/nightly-backup.md': `---
+title: Dump nocturne
+type: runbook
+tags: [backup]
+---
+Chaque nuit à 2 h, pg_dump écrit une archive chiffrée, copiée hors site selon [[offsite-storage]].
+`,
+  'permanent/offsite-storage.md': `---
+title: Stockage hors site
+type: reference
+tags: [backup]
+---
+Les copies vont dans un bucket S3 à Francfort, gardées trente jours, chiffrées avec une clé age.
+`,
+  'permanent/developer-onboarding.md': `---
+title: Arrivée d'un développeur
+type: runbook
+tags: [equipe]
+---
+Un nouveau développeur reçoit un compte operator sur le hub, lit la doctrine, puis suit [[local-setup]].
+`,
+  'permanent/local-setup.md': `---
+title: Poste de travail
+type: reference
+tags: [outillage]
+---
+Node 22, npm install puis npm start ; la base embarquée PGlite suffit, sans installer PostgreSQL.
+`,
   'daily/2026-03-02.md': `---
 title: Journal du 2 mars
 type: daily

@@ -5,8 +5,8 @@ import type { Db } from '#db/client'
 import { recall } from '../recall/engine'
 import type { RecallMode } from '../recall/types'
 import type { Embedder } from '../vectors/embedder'
-import type { GoldenSet } from './golden'
-import { aggregate, queryMetrics, type Metrics, type QueryMetrics } from './metrics'
+import { DEFAULT_KIND, type GoldenSet } from './golden'
+import { aggregate, aggregateKinds, queryMetrics, type KindedQuery, type KindReport, type Metrics } from './metrics'
 
 export const EMBED_BATCH = 50
 /** Results fetched per query: enough for recall@k and MRR@10. */
@@ -15,8 +15,10 @@ const depth = (k: number) => Math.max(k, 10)
 export interface Evaluation {
   mode: RecallMode
   k: number
+  /** Over the answerable queries (every kind but unanswerable). */
   metrics: Metrics
-  queries: Array<{ id: string, query: string } & QueryMetrics>
+  kinds: KindReport[]
+  queries: Array<{ id: string, query: string } & KindedQuery>
 }
 
 export class EvaluationError extends Error {
@@ -26,7 +28,7 @@ export class EvaluationError extends Error {
   }
 }
 
-async function queryVectors(embedder: Embedder, queries: string[]): Promise<Array<{ vector: number[], model: string }>> {
+export async function queryVectors(embedder: Embedder, queries: string[]): Promise<Array<{ vector: number[], model: string }>> {
   const vectors: Array<{ vector: number[], model: string }> = []
   for (let start = 0; start < queries.length; start += EMBED_BATCH) {
     let result
@@ -52,7 +54,7 @@ export async function evaluate(deps: { db: Db, embedder: Embedder }, golden: Gol
       readOnly: true,
       queryVector: vectors[index],
     })
-    queries.push({ id: item.id ?? `q${index + 1}`, query: item.query, ...queryMetrics(item.expected, response.hits, k) })
+    queries.push({ id: item.id ?? `q${index + 1}`, query: item.query, kind: item.kind ?? DEFAULT_KIND, rejected: response.lowConfidence, ...queryMetrics(item.expected, response.hits, k) })
   }
-  return { mode, k, metrics: aggregate(queries), queries }
+  return { mode, k, metrics: aggregate(queries.filter(query => query.kind !== 'unanswerable')), kinds: aggregateKinds(queries, 'unanswerable'), queries }
 }

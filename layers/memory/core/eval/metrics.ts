@@ -55,3 +55,36 @@ export function aggregate(perQuery: QueryMetrics[]): Metrics {
     top1_accuracy: round(perQuery.filter(item => item.top1).length / n),
   }
 }
+
+/**
+ * One kind's figures: recall@k, MRR@10 and top-1 for the answerable kinds; for the
+ * unanswerable kind, `rejected`, the share of its queries answered "nothing relevant"
+ * (no hit, or the response flagged low-confidence: recall's floor said so).
+ */
+export type KindMetrics = Record<string, number>
+
+export const REJECTED = 'rejected'
+
+export interface KindReport {
+  kind: string
+  queries: number
+  metrics: KindMetrics
+}
+
+export interface KindedQuery extends QueryMetrics {
+  kind: string
+  /** The response was empty or low-confidence. */
+  rejected: boolean
+}
+
+/** Each kind's figures, in the order the kinds first appear. */
+export function aggregateKinds(queries: KindedQuery[], unanswerable: string): KindReport[] {
+  const kinds = [...new Set(queries.map(query => query.kind))]
+  return kinds.map((kind) => {
+    const members = queries.filter(query => query.kind === kind)
+    const metrics: KindMetrics = kind === unanswerable
+      ? { [REJECTED]: round(members.filter(query => query.rejected).length / members.length) }
+      : { ...aggregate(members) }
+    return { kind, queries: members.length, metrics }
+  })
+}

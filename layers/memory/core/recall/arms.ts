@@ -8,6 +8,7 @@
 // and leave out lessons archived by the forgetting curve.
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#db/client'
+import { foldedText } from '#db/schema/mem'
 import type { SourceType } from '../sources'
 import { SOURCE_TYPES } from '../sources'
 import { FUZZY_MIN_LENGTH, missingFromLexicon } from './fuzzy'
@@ -62,7 +63,7 @@ function lessonJoin(alias: string): SQL {
 
 const LESSON_COLUMNS = sql.raw('lesson.importance as lesson_importance, lesson.created_at as lesson_created_at, lesson.id is not null as is_lesson')
 
-function filters(filter: ArmFilter): SQL {
+export function filters(filter: ArmFilter): SQL {
   const parts: SQL[] = []
   // A note whose front matter says `type: doctrine` answers the doctrine scope too.
   if (filter.types && filter.types.length < SOURCE_TYPES.length) parts.push(sql`and (e.source_type in ${filter.types} or (e.source_type = 'note' and e.metadata->>'scope' in ${filter.types}))`)
@@ -178,11 +179,12 @@ function exactSemanticQuery(vector: string, model: string, filter: ArmFilter): S
 /**
  * Rows matching `query` by ts_rank (sorted on their keys alone: the title, snippet and words
  * are read for the rows kept, not carried through the sort for every match), each with how
- * many of `counted`'s stems it holds
- * (`matched` of `total`): the relevance floor's lexical test (floor.ts). `head` defines
- * `qq(q, counted)`; `unknown` (a boolean over those CTEs) says whether a query word's stem is
- * missing from the vault, so the typo search runs only then. The statement always returns a
- * row at least (one with no source when nothing matched) to carry that answer.
+ * many of the query's terms it holds (`matched` of `total`): the relevance floor's lexical
+ * test (floor.ts). `head` defines `qq(q)` and `counted(q)`, one tsquery per term (a word's
+ * stems OR-ed, an identifier's phrase); `unknown` (a boolean over those CTEs) says whether a
+ * query word's stem is missing from the vault, so the typo search runs only then. The
+ * statement always returns a row at least (one with no source when nothing matched) to carry
+ * that answer.
  */
 function rankedByText(head: SQL, unknown: SQL, filter: ArmFilter): SQL {
   return sql`with ${head},
@@ -197,9 +199,9 @@ function rankedByText(head: SQL, unknown: SQL, filter: ArmFilter): SQL {
     select e.source_type, e.source_id, e.title, left(e.content, 300) as snippet, e.agent, ranked.score, e.tsv
     from ranked join mem_embeddings e on e.id = ranked.id
   ),
-  s as (select array(select distinct m[1] from qq, regexp_matches(qq.counted::text, '''([^'']+)''', 'g') as m) as stems, ${unknown} as unknown)
+  s as (select (select count(*) from counted)::int as total, ${unknown} as unknown)
   select r.source_type, r.source_id, r.title, r.snippet, r.agent, r.score,
-    (select count(*) from unnest(tsvector_to_array(r.tsv)) as l where l = any(s.stems))::int as matched, cardinality(s.stems) as total, s.unknown, ${LESSON_COLUMNS}
+    (select count(*) from counted c where r.tsv @@ c.q)::int as matched, s.total, s.unknown, ${LESSON_COLUMNS}
   from s left join r on true ${lessonJoin('r')}
   order by r.score desc, r.source_type, r.source_id`
 }
@@ -236,18 +238,37 @@ export async function commonStems(db: Db, now = Date.now()): Promise<Record<stri
 }
 
 /**
- * The lexical arm over the query's terms (tsTerm of each word): the terms that are not
- * common (commonStems) OR-ed; when every term is common, all of them AND-ed (the chunks
- * holding every common word, far fewer). A phrase is as common as its rarest part. The floor
- * still counts every term's stems, matched or not. A one-word term whose stem the vault's
- * lexicon lacks (FUZZY_MIN_LENGTH letters or more: what fuzzy.ts would expand) sets `unknown`
- * (one key probe per term, missingFromLexicon).
+ * A one-word term's second stem (an SQL expression over the term's column): the French
+ * stemmer's own, accents folded, as the column holds it beside synedre_french's (migration
+ * 0040: "bloquées" is 'bloque' to synedre_french and 'bloqu' to the French stemmer, as
+ * "bloqué" is to both). Null for an identifier's phrase or a stop word.
+ */
+export function alternativeStem(term: string): string {
+  const french = `to_tsquery('french'::regconfig, ${term})`
+  return `case when numnode(${french}) = 1 then ${foldedText(french)}::tsquery end`
+}
+
+/**
+ * The lexical arm over the query's terms (tsTerm of each word; a word asks for both its
+ * stems, alternativeStem): the terms that are not common (commonStems) OR-ed; when every
+ * term is common, all of them AND-ed (the chunks holding every common word, far fewer). A
+ * phrase is as common as its rarest part. The floor still counts every term, matched or not.
+ * A one-word term neither of whose stems the vault's lexicon holds (FUZZY_MIN_LENGTH letters
+ * or more: what fuzzy.ts would expand) sets `unknown` (a key probe per stem, missingFromLexicon).
  */
 export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<string, number> = {}): SQL {
-  return rankedByText(sql`terms as (
-    select x.q, t.position
-    from jsonb_array_elements_text(${JSON.stringify(terms)}::jsonb) with ordinality as t(term, position), lateral (select to_tsquery('synedre_french'::regconfig, t.term) as q) x
-    where numnode(x.q) > 0
+  return rankedByText(sql`words as (
+    select x.exact, x.alternative, t.position
+    from jsonb_array_elements_text(${JSON.stringify(terms)}::jsonb) with ordinality as t(term, position),
+      lateral (select to_tsquery('synedre_french'::regconfig, t.term) as exact, ${sql.raw(alternativeStem('t.term'))} as alternative) x
+    where numnode(x.exact) > 0
+  ),
+  terms as (
+    select case when numnode(w.exact) = 1 and w.alternative is not null and w.alternative <> w.exact then w.exact || w.alternative else w.exact end as q,
+      case when numnode(w.exact) = 1 then querytree(w.exact) end as stem,
+      case when numnode(w.exact) = 1 then querytree(w.alternative) end as alternative,
+      w.position
+    from words w
   ),
   estimated as (
     select t.q, t.position, coalesce((
@@ -259,17 +280,18 @@ export function lexicalQuery(terms: string[], filter: ArmFilter, common: Record<
     select coalesce(
       (select string_agg('(' || q::text || ')', ' | ' order by position) from estimated where rows <= ${LEXICAL_MAX_WORD_ROWS}),
       (select string_agg('(' || q::text || ')', ' & ' order by position) from estimated)
-    )::tsquery as q,
-    (select string_agg('(' || q::text || ')', ' | ' order by position) from terms)::tsquery as counted
-  )`, sql`exists (
-    select 1 from terms t, regexp_matches(t.q::text, '^''([^'']+)''$') as m
+    )::tsquery as q
+  ),
+  counted as (select q from terms)`, sql`exists (
+    select 1 from terms t, regexp_matches(t.stem, '^''([^'']+)''$') as m
     where length(m[1]) >= ${FUZZY_MIN_LENGTH} and ${missingFromLexicon(sql`m[1]`)}
+      and not exists (select 1 from regexp_matches(coalesce(t.alternative, ''), '^''([^'']+)''$') as a where not (${missingFromLexicon(sql`a[1]`)}))
   )`, filter)
 }
 
-/** The fuzzy search: stems already normalised (fuzzy.ts), as a tsquery literal. */
+/** The fuzzy search: stems already normalised (fuzzy.ts), as a tsquery literal: one term (a fuzzy hit is never above the floor). */
 export function fuzzyQuery(stems: string, filter: ArmFilter): SQL {
-  return rankedByText(sql`qq as (select cast(${stems} as tsquery) as q, cast(${stems} as tsquery) as counted)`, sql`false`, filter)
+  return rankedByText(sql`qq as (select cast(${stems} as tsquery) as q), counted as (select q from qq)`, sql`false`, filter)
 }
 
 type Row = {

@@ -10,8 +10,9 @@ import { vectorLiteral } from '../vectors/chunk'
 import { dimensionsFor, halfPrecisionIndex } from '../vectors/dimensions'
 import type { Embedder } from '../vectors/embedder'
 import { fuzzyArm, lexicalArm, semanticArm } from './arms'
-import { isRelevant, semanticFloor } from './floor'
+import { isRelevant, LEXICAL_MIN_WORDS, semanticFloor } from './floor'
 import { fuzzyExpansions, fuzzyTsquery } from './fuzzy'
+import { fuseNeighbours, LINK_SEEDS, linkedNotes, withinTime } from './links'
 import { countRecalls } from './counters'
 import { reciprocalRankFusion } from './fusion'
 import { turnsFor } from './turns'
@@ -168,6 +169,14 @@ function combine(mode: RecallMode, sem: Ranked[], lex: Ranked[]): RecallHit[] {
   })
 }
 
+/** Why a response has nothing relevant to say (null when it has): the floor's two tests, named. */
+export function lowConfidenceReason(hits: RecallHit[], dropped: number, floor: number): string | null {
+  if (hits.some(hit => !hit.lowConfidence)) return null
+  const below = `no result holds ${LEXICAL_MIN_WORDS} of the query's words exactly (all of them when it has fewer) nor reaches cosine ${floor}`
+  if (hits.length > 0) return below
+  return dropped > 0 ? `${below}: ${dropped} result(s) below the floor dropped` : 'nothing in memory matches the query'
+}
+
 export async function recall(deps: RecallDeps, request: RecallRequest): Promise<RecallResponse> {
   const startedAt = Date.now()
   const { query, k, mode, types, belowFloor } = validateRecallRequest(request)
@@ -215,8 +224,25 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   // Fuzzy hits rank after every exact one, whatever their scores: a typo never drowns a match.
   const lex = [...rerankArm(exact, lessons, now), ...rerankArm(fuzzyOnly, lessons, now)]
   const floor = semanticFloor(queryVector?.model ?? null, deps.env ?? process.env)
-  const combined = combine(modeUsed, rerankArm(sem, lessons, now), lex)
-  for (const hit of combined) hit.lowConfidence = !isRelevant(hit.scores, floor)
+  const fused = combine(modeUsed, rerankArm(sem, lessons, now), lex)
+  for (const hit of fused) hit.lowConfidence = !isRelevant(hit.scores, floor)
+  // Hybrid: a hit above the floor ranks before every hit below it (each group in fused order).
+  // RRF favours a chunk both arms found weakly over one a single arm found strongly (a note
+  // holding every stem of the query, the semantic arm blind to it); the floor knows the
+  // difference. A single arm keeps its own order.
+  let combined = fused
+  if (modeUsed === 'hybrid') {
+    const relevant = fused.filter(hit => !hit.lowConfidence)
+    // The best vault notes above the floor, within the k served, followed one link away
+    // (links.ts): one statement more. A note's id is its vault path (a .md file); another id
+    // has no links to follow, and costs no statement.
+    const seeds = relevant.slice(0, k).filter(hit => hit.sourceType === 'note' && hit.sourceId.endsWith('.md')).slice(0, LINK_SEEDS).map(hit => hit.sourceId)
+    const neighbours = seeds.length === 0
+      ? []
+      : await withinTime(turnsFor(deps.db, deps.env ?? process.env).run(async () => await linkedNotes(deps.db, seeds, relevant.filter(hit => hit.sourceType === 'note').map(hit => hit.sourceId), filter)), [], log)
+    const linked = new Set(neighbours.map(neighbour => neighbour.sourceId))
+    combined = [...fuseNeighbours(relevant, neighbours, id => sourceLink('note', id)), ...fused.filter(hit => hit.lowConfidence && !(hit.sourceType === 'note' && linked.has(hit.sourceId)))]
+  }
   const kept = belowFloor === 'drop' ? combined.filter(hit => !hit.lowConfidence) : combined
   const hits = kept.slice(0, k)
   hits.forEach((hit, index) => {
@@ -235,6 +261,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     expansions: typos.expansions.map(item => ({ word: item.word, stems: item.near.map(near => near.lexeme) })),
     floor: { semantic: floor, belowFloor, dropped: combined.length - kept.length },
     lowConfidence: hits.every(hit => hit.lowConfidence),
+    lowConfidenceReason: lowConfidenceReason(hits, combined.length - kept.length, floor),
     hits,
     tookMs: Date.now() - startedAt,
   }

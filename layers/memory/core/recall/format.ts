@@ -6,7 +6,7 @@ const fixed = (value: number | null, digits: number) => (value === null ? '—' 
 export function formatRecall(response: RecallResponse): string[] {
   const lines = [`${response.hits.length} result(s) for "${response.query}" — mode ${response.modeUsed}${response.fallback ? ` (fallback from ${response.fallback.from}: ${response.fallback.reason})` : ''}, scope ${response.scope.length === 10 ? 'all' : response.scope.join(',')}${response.agent ? `, agent ${response.agent}` : ''}`]
   if (response.expansions.length) lines.push(`Misspelt words expanded: ${response.expansions.map(item => `${item.word} → ${item.stems.join(', ')}`).join('; ')}`)
-  if (response.lowConfidence) lines.push(`Nothing relevant: no result reaches the relevance floor (semantic ${response.floor.semantic}, or the query's words found exactly)${response.hits.length ? '; the results below are flagged low confidence' : ''}.`)
+  if (response.lowConfidence) lines.push(`Nothing relevant: ${response.lowConfidenceReason ?? 'no result reaches the relevance floor'}${response.hits.length ? '; the results below are flagged low confidence' : ''}.`)
   for (const hit of response.hits) {
     const s = hit.scores
     const parts = [`final ${fixed(s.final, 4)}`, `sem ${fixed(s.semantic, 3)}${s.semanticRank ? ` (#${s.semanticRank})` : ''}`, `lex ${fixed(s.lexical, 3)}${s.lexicalRank ? ` (#${s.lexicalRank})` : ''}`]

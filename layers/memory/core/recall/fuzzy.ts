@@ -1,10 +1,11 @@
-// Typos: a query word whose stem the vault does not hold is expanded to the nearest stems
+// Typos: a query word neither of whose stems (arms.ts, alternativeStem) the vault holds is expanded to the nearest stems
 // it does hold (pg_trgm similarity over mem_lexicon, migration 0021). The expansion feeds a
 // fuzzy lexical search whose hits rank after every exact lexical hit, so a misspelt word
 // finds its note without ever drowning an exact match. Identifiers (add-dir) are never
 // expanded: they match exactly or not at all.
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#db/client'
+import { foldedText } from '#db/schema/mem'
 import { wordParts } from './words'
 
 /** Trigram similarity a stem must reach to stand in for a misspelt one: pg_trgm's own default ("colecteru", two wrong letters in "collecteur", keeps 0.4). */
@@ -37,7 +38,8 @@ export async function fuzzyExpansions(db: Db, words: string[]): Promise<Expansio
   const list = sql.join(plain.map(word => sql`${word}`), sql`, `)
   const rows = await db.execute<{ word: string, lexeme: string, near: Array<{ lexeme: string, similarity: number }> }>(sql`
     with q as (
-      select word, (tsvector_to_array(to_tsvector('synedre_french'::regconfig, word)))[1] as lexeme
+      select word, (tsvector_to_array(to_tsvector('synedre_french'::regconfig, word)))[1] as lexeme,
+        (tsvector_to_array(${sql.raw(foldedText(`to_tsvector('french'::regconfig, word)`))}::tsvector))[1] as alternative
       from unnest(array[${list}]::text[]) as word
     )
     select q.word, q.lexeme, coalesce((
@@ -52,7 +54,7 @@ export async function fuzzyExpansions(db: Db, words: string[]): Promise<Expansio
     ), '[]'::json) as near
     from q
     where q.lexeme is not null and length(q.lexeme) >= ${FUZZY_MIN_LENGTH}
-      and ${missingFromLexicon(sql`q.lexeme`)}`)
+      and ${missingFromLexicon(sql`q.lexeme`)} and (q.alternative is null or ${missingFromLexicon(sql`q.alternative`)})`)
   return [...rows].map(row => ({ word: row.word, lexeme: row.lexeme, near: row.near })).filter(item => item.near.length > 0)
 }
 

@@ -54,6 +54,8 @@ export interface HitScores {
   final: number
   /** Scars only: importance (0–10), age in days and the factor applied to their arm scores. */
   rerank: { importance: number, ageDays: number, factor: number } | null
+  /** Hybrid: found one wiki link away from this note (its path) above the floor, not by the query itself (links.ts). */
+  linkedFrom?: string
 }
 
 export interface RecallHit {
@@ -91,6 +93,8 @@ export interface RecallResponse {
   floor: { semantic: number, belowFloor: BelowFloor, dropped: number }
   /** No hit reached the floor: the vault has nothing relevant to say (hits, if any, are flagged). */
   lowConfidence: boolean
+  /** Why, when lowConfidence: no hit at all, or none holding the query's words nor close enough in meaning. */
+  lowConfidenceReason: string | null
   hits: RecallHit[]
   tookMs: number
 }

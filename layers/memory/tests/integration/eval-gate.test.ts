@@ -53,6 +53,13 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
     expect(json.code, json.output).toBe(0)
     const report = JSON.parse(json.output.trim().split('\n').pop()!)
     expect(report).toMatchObject({ status: 'pass', tolerance: 0.05, mode: 'hybrid', k: 5, regressions: [], goldenChanged: false })
+    // Every kind reported apart, the unanswerable one by the share answered "nothing relevant" (issue 37).
+    expect(report.kinds.map((kind: { kind: string }) => kind.kind)).toEqual(['keyword', 'identifier', 'stem', 'accent', 'typo', 'multi-hop', 'unanswerable'])
+    expect(report.kinds.find((kind: { kind: string }) => kind.kind === 'unanswerable').metrics.rejected).toBeGreaterThanOrEqual(0.8)
+    expect(report.kinds.find((kind: { kind: string }) => kind.kind === 'stem').metrics.recall_at_k).toBeGreaterThanOrEqual(0.94)
+    expect(report.kinds.find((kind: { kind: string }) => kind.kind === 'accent').metrics.recall_at_k).toBeGreaterThanOrEqual(0.94)
+    expect(report.kinds.find((kind: { kind: string }) => kind.kind === 'multi-hop').metrics.recall_at_k).toBeGreaterThanOrEqual(0.85)
+    expect(result.output).toMatch(/^ {2}kind unanswerable \(10\) rejected [\d.]+$/m)
     expect(await state()).toEqual(before)
   }, PROCESS_TEST_TIMEOUT)
 
@@ -66,7 +73,9 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
       expect(evaluation.queries).toHaveLength(golden.queries.length)
       expect(evaluation.queries.some(query => query.found.some(item => item.startsWith('scar:')))).toBe(true)
       // The query embeddings go in batches of 50 (the facade throttles between requests); lex calls nothing.
-      expect(embedder.batches).toEqual(mode === 'lex' ? [] : [golden.queries.length])
+      const batches = Array.from({ length: Math.ceil(golden.queries.length / 50) }, (_, index) => Math.min(50, golden.queries.length - index * 50))
+      expect(batches.length).toBeGreaterThan(1)
+      expect(embedder.batches).toEqual(mode === 'lex' ? [] : batches)
     }
     expect(await state()).toEqual(before)
   }, PROCESS_TEST_TIMEOUT)
@@ -123,8 +132,9 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
     const frozen = await gate(['--baseline', '--baseline-file', file])
     expect(frozen.code, frozen.output).toBe(0)
     const baseline = readBaseline(file)!
-    expect(baseline).toMatchObject({ version: 2, embedder: { provider: 'offline', model: 'offline-hash-1024', dimensions: 1024 }, mode: 'hybrid', k: 5, queries: parseGolden(readFileSync(GOLDEN, 'utf8'), GOLDEN).queries.length })
+    expect(baseline).toMatchObject({ version: 3, embedder: { provider: 'offline', model: 'offline-hash-1024', dimensions: 1024 }, mode: 'hybrid', k: 5, queries: parseGolden(readFileSync(GOLDEN, 'utf8'), GOLDEN).queries.length })
     expect(baseline.metrics).toEqual(readBaseline(SHIPPED_BASELINE)!.metrics)
+    expect(baseline.kinds).toEqual(readBaseline(SHIPPED_BASELINE)!.kinds)
     expect((await gate(['--baseline-file', file, '--tol', '0'])).code).toBe(0)
 
     const sweepFile = join(folders.root, 'sweeps', 'mode-sweep.json')
@@ -139,6 +149,20 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
     expect(artefact.queriesDetail[2].queries).toHaveLength(baseline.queries)
   }, PROCESS_TEST_TIMEOUT)
 
+  it('--calibrate-floor sets the semantic floor on every other query of each kind and checks it on the others (exit 0)', async () => {
+    const result = await gate(['--calibrate-floor', '--json'])
+    expect(result.code, result.output).toBe(0)
+    const report = JSON.parse(result.output.trim().split('\n').pop()!)
+    expect(report).toMatchObject({ status: 'calibrated', model: 'offline-hash-1024', current: { floor: 0.4 } })
+    const { calibration, heldBack } = report.current
+    expect(calibration.rejectedOf + heldBack.rejectedOf).toBe(10)
+    // Issue 37: at least 8 of the 10 unanswerable questions answered "nothing relevant", on the held-back half too.
+    expect(calibration.rejected + heldBack.rejected).toBeGreaterThanOrEqual(8)
+    expect(heldBack.rejected / heldBack.rejectedOf).toBeGreaterThanOrEqual(0.8)
+    const text = await gate(['--calibrate-floor'])
+    expect(text.output).toMatch(/^current {3}semantic floor 0\.40: calibration kept \d+\/\d+ expected hits, rejected \d+\/5 unanswerable; held back kept \d+\/\d+ expected hits, rejected \d+\/5 unanswerable$/m)
+  }, PROCESS_TEST_TIMEOUT)
+
   it('--tol sets how much regression is tolerated', async () => {
     const shipped = readBaseline(SHIPPED_BASELINE)!
     const file = join(folders.root, 'inflated.json')
@@ -148,6 +172,16 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
     const strict = await gate(['--baseline-file', file, '--tol', '0.01'])
     expect(strict.code).toBe(1)
     expect(strict.output).toContain('tolerance 0.01')
+    // One kind below its frozen figure fails the gate, whatever the overall figures say; its own tolerance, when the baseline sets one, holds instead of --tol.
+    const kinds = { ...shipped.kinds!, stem: { ...shipped.kinds!.stem!, metrics: { ...shipped.kinds!.stem!.metrics, mrr_at_10: Math.min(1, shipped.kinds!.stem!.metrics.mrr_at_10! + 0.1) } } }
+    const kindFile = join(folders.root, 'kind.json')
+    writeFileSync(kindFile, JSON.stringify({ ...shipped, kinds }))
+    const kindGate = await gate(['--baseline-file', kindFile])
+    expect(kindGate.code, kindGate.output).toBe(1)
+    expect(kindGate.output).toMatch(/REGRESSION stem mrr_at_10: [\d.]+ < [\d.]+ − 0\.05/)
+    expect(kindGate.output).not.toMatch(/REGRESSION (recall_at_k|mrr_at_10|top1_accuracy)/)
+    writeFileSync(kindFile, JSON.stringify({ ...shipped, kinds: { ...kinds, stem: { ...kinds.stem, tolerance: 0.15 } } }))
+    expect((await gate(['--baseline-file', kindFile])).code).toBe(0)
   }, PROCESS_TEST_TIMEOUT)
 
   it('bad flags and bad files exit 2 with the reason', async () => {
@@ -189,7 +223,7 @@ describeOnBothDatabases('recall evaluation gate on a database without its corpus
 
     const seeded = await runTs('scripts/recall-eval-seed.ts', [], { env: env() })
     expect(seeded.code, seeded.output).toBe(0)
-    expect(seeded.output).toMatch(/corpus seeded: 8 note\(s\) .* embedded by offline\/offline-hash-1024/)
+    expect(seeded.output).toMatch(/corpus seeded: 18 note\(s\) .* embedded by offline\/offline-hash-1024/)
     const gate = await runTs('scripts/recall-eval.ts', [], { env: env() })
     expect(gate.code, gate.output).toBe(0)
     expect(gate.output).toContain('gate: pass')

@@ -7,10 +7,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { memEmbeddings, memNotes } from '#db/schema/mem'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { runTs } from '#tests/helpers/processes'
 import { recall } from '../../core/recall/engine'
 import { indexNotes } from '../../core/vault/indexer'
 import { syncVectors } from '../../core/vectors/sync'
-import { offlineEmbedder } from '../fixtures/embedders'
+import { offlineEmbedder, OFFLINE_ENV } from '../fixtures/embedders'
+import { PROCESS_TEST_TIMEOUT } from '../fixtures/processes'
 import { memoryFolders, type MemoryFolders } from '../fixtures/folders'
 
 const NOTES: Record<string, string> = {
@@ -62,6 +64,12 @@ client: bistrot
 ---
 Les brouillons du menu du Bistrot sont relus par le chef avant envoi.
 `,
+  'permanent/files-bloquees.md': `---
+title: Files d'attente
+type: concept
+---
+Les tâches bloquées et les données copiées restent dans la file jusqu'à la reprise.
+`,
   'permanent/ajouts.md': `---
 title: Ajouts au répertoire
 type: concept
@@ -99,6 +107,20 @@ describeOnBothDatabases('recall that matches as people type', (database) => {
     expect(await lexical('securite')).toEqual(expect.arrayContaining(['permanent/politique-mots-de-passe.md', 'permanent/pare-feu.md']))
     expect((await lexical('SÉCURITÉ'))[0]).toBe('permanent/pare-feu.md')
   })
+
+  it('another inflection of a word finds its note exactly, accents or not (npm run recall; issue 37)', async () => {
+    // Unaccented before the stemmer, "bloquées" was 'bloque' and "bloqué" 'bloqu', "données"
+    // 'donne' and "donnée" 'don': the note was missed, or found as a typo only.
+    for (const query of ['bloquer une tâche', 'tache bloquee', 'copier des données', 'copier les donnees']) {
+      const result = await runTs('scripts/recall.ts', [query, '--mode', 'lex', '--json'], { env: { DATABASE_URL: database().url, ...OFFLINE_ENV } })
+      expect(result.code, result.output).toBe(0)
+      const response = JSON.parse(result.output.trim().split('\n').pop()!) as { expansions: unknown[], lowConfidence: boolean, hits: Array<{ sourceId: string, lowConfidence: boolean, scores: { fuzzy: boolean, lexicalWords: { matched: number, total: number } } }> }
+      expect(response.hits[0], query).toMatchObject({ sourceId: 'permanent/files-bloquees.md', lowConfidence: false, scores: { fuzzy: false } })
+      // Every word of the query matched exactly.
+      expect(response.hits[0]!.scores.lexicalWords.matched, query).toBe(response.hits[0]!.scores.lexicalWords.total)
+      expect(response.expansions, query).toEqual([])
+    }
+  }, PROCESS_TEST_TIMEOUT)
 
   it('"IMAP" and add-dir still match exactly: the identifier is a phrase, not its loose parts', async () => {
     expect(await lexical('IMAP')).toEqual(['permanent/releve-imap.md'])
@@ -203,9 +225,15 @@ describeOnBothDatabases('recall with typos, and when the vault has nothing to sa
     const dropped = await recall({ db, embedder: offlineEmbedder(db) }, { query: question, k: 5, readOnly: true, belowFloor: 'drop' })
     expect(dropped).toMatchObject({ lowConfidence: true, hits: [], floor: { belowFloor: 'drop', dropped: expect.any(Number) } })
     expect(dropped.floor.dropped).toBeGreaterThanOrEqual(flagged.hits.length)
+    // The response says why (issue 37), and the CLI prints it.
+    expect(flagged.lowConfidenceReason).toMatch(/^no result holds 2 of the query's words exactly .* nor reaches cosine 0\.4$/)
+    expect(dropped.lowConfidenceReason).toMatch(/: \d+ result\(s\) below the floor dropped$/)
+    const cli = await runTs('scripts/recall.ts', [question, '--drop-below-floor'], { env: { DATABASE_URL: database().url, ...OFFLINE_ENV } })
+    expect(cli.code, cli.output).toBe(0)
+    expect(cli.output).toContain(`Nothing relevant: ${dropped.lowConfidenceReason}.`)
     // A question it can answer keeps its hits above the floor, dropped or not.
     const answered = await recall({ db, embedder: offlineEmbedder(db) }, { query: 'antivirus avant d\'ouvrir une pièce jointe', k: 5, readOnly: true, belowFloor: 'drop' })
     expect(answered.lowConfidence).toBe(false)
     expect(answered.hits[0]).toMatchObject({ sourceId: 'permanent/antivirus.md', lowConfidence: false })
-  })
+  }, PROCESS_TEST_TIMEOUT)
 })

@@ -2,9 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { compareToBaseline, readBaseline, writeBaseline, type Baseline } from '../../core/eval/baseline'
+import { compareKinds, compareToBaseline, freezeKinds, readBaseline, writeBaseline, type Baseline } from '../../core/eval/baseline'
 import { GoldenError, parseGolden } from '../../core/eval/golden'
-import { aggregate, matches, queryMetrics } from '../../core/eval/metrics'
+import { calibrate, floorShares, suggestFloor } from '../../core/eval/floor-calibration'
+import { aggregate, aggregateKinds, matches, queryMetrics, type KindReport } from '../../core/eval/metrics'
+import { lowConfidenceReason } from '../../core/recall/engine'
+import type { RecallHit } from '../../core/recall/types'
 
 const hit = (sourceType: string, sourceId: string, title = '') => ({ sourceType, sourceId, title })
 
@@ -78,5 +81,76 @@ describe('baseline', () => {
     ])
     expect(compareToBaseline({ recall_at_k: 0.89, mrr_at_10: 0.8, top1_accuracy: 0.7 }, baseline.metrics, 0)).toHaveLength(1)
     expect(() => compareToBaseline(baseline.metrics, baseline.metrics, -1)).toThrow(/tolerance must be between 0 and 1/)
+  })
+})
+
+describe('kinds of query', () => {
+  it('an unanswerable query expects nothing; every other kind expects a source', () => {
+    expect(parseGolden('{"queries":[{"kind":"unanswerable","query":"q","expected":[]}]}', 'g.json').queries[0]).toEqual({ kind: 'unanswerable', query: 'q', expected: [] })
+    expect(() => parseGolden('{"queries":[{"kind":"unanswerable","query":"q","expected":["a"]}]}', 'g.json')).toThrow(/queries\.0\.expected: expected: an unanswerable query expects no source/)
+    expect(() => parseGolden('{"queries":[{"kind":"stem","query":"q","expected":[]}]}', 'g.json')).toThrow(/queries\.0\.expected: expected: at least one source identifier/)
+    expect(() => parseGolden('{"queries":[{"kind":"rhyme","query":"q","expected":["a"]}]}', 'g.json')).toThrow(/queries\.0\.kind: /)
+  })
+
+  it('reports each kind apart: the answerable ones by recall@k, MRR and top-1, the unanswerable one by the share rejected', () => {
+    const answered = (kind: string, found: boolean) => ({ kind, rejected: false, ...queryMetrics(['a'], [hit(found ? 'a' : 'x', '1')], 5) })
+    const none = (rejected: boolean) => ({ kind: 'unanswerable', rejected, ...queryMetrics([], [], 5) })
+    expect(aggregateKinds([answered('stem', true), none(true), answered('stem', false), none(false), none(true), answered('accent', true)], 'unanswerable')).toEqual([
+      { kind: 'stem', queries: 2, metrics: { recall_at_k: 0.5, mrr_at_10: 0.5, top1_accuracy: 0.5 } },
+      { kind: 'unanswerable', queries: 3, metrics: { rejected: 0.6667 } },
+      { kind: 'accent', queries: 1, metrics: { recall_at_k: 1, mrr_at_10: 1, top1_accuracy: 1 } },
+    ])
+  })
+
+  it('a kind regresses past its own tolerance, else the gate\'s; a kind gone reads as 0', () => {
+    const frozen = {
+      stem: { queries: 10, metrics: { recall_at_k: 0.9 } },
+      unanswerable: { queries: 10, tolerance: 0.1, metrics: { rejected: 0.9 } },
+      typo: { queries: 4, metrics: { recall_at_k: 1 } },
+    }
+    const current: KindReport[] = [{ kind: 'stem', queries: 10, metrics: { recall_at_k: 0.8 } }, { kind: 'unanswerable', queries: 10, metrics: { rejected: 0.8 } }]
+    expect(compareKinds(current, frozen, 0.05)).toEqual([
+      { kind: 'stem', metric: 'recall_at_k', baseline: 0.9, current: 0.8, delta: -0.1 },
+      { kind: 'typo', metric: 'recall_at_k', baseline: 1, current: 0, delta: -1 },
+    ])
+    expect(compareKinds(current, frozen, 0.2)).toEqual([{ kind: 'typo', metric: 'recall_at_k', baseline: 1, current: 0, delta: -1 }])
+    // Freezing again keeps the tolerance a kind was given.
+    const previous = { version: 3, mode: 'hybrid', k: 5, queries: 20, golden_sha256: 'a'.repeat(64), frozen_at: '', metrics: { recall_at_k: 1, mrr_at_10: 1, top1_accuracy: 1 }, kinds: frozen } satisfies Baseline
+    expect(freezeKinds(current, previous)).toEqual({ stem: { queries: 10, metrics: { recall_at_k: 0.8 } }, unanswerable: { queries: 10, tolerance: 0.1, metrics: { rejected: 0.8 } } })
+  })
+})
+
+describe('the relevance floor set on half the golden set, checked on the other half', () => {
+  const record = (kind: string, heldBack: boolean, hits: Array<[number | null, boolean]>) => ({ id: `${kind}-${hits.length}`, kind, heldBack, hits: hits.map(([semantic, lexical]) => ({ semantic, lexical })) })
+  const records = [
+    record('keyword', false, [[0.3, true], [0.55, false]]),
+    record('keyword', true, [[0.6, false]]),
+    record('unanswerable', false, [[0.42, false], [0.2, false]]),
+    record('unanswerable', false, [[0.1, false]]),
+    record('unanswerable', true, [[0.47, false]]),
+    record('unanswerable', true, [[0.3, false]]),
+  ]
+
+  it('counts the expected hits kept and the unanswerable questions rejected at a floor', () => {
+    expect(floorShares(records, 0.4)).toEqual({ kept: 3, keptOf: 3, rejected: 2, rejectedOf: 4 })
+    expect(floorShares(records.filter(item => !item.heldBack), 0.5)).toEqual({ kept: 2, keptOf: 2, rejected: 2, rejectedOf: 2 })
+  })
+
+  it('suggests the lowest floor that rejects the most of the calibration half without losing an expected hit there; the held-back half says how it generalises', () => {
+    expect(suggestFloor(records, 0.4)).toBe(0.43)
+    const result = calibrate('m', 0.4, records)
+    expect(result.suggested).toEqual({ floor: 0.43, calibration: { kept: 2, keptOf: 2, rejected: 2, rejectedOf: 2 }, heldBack: { kept: 1, keptOf: 1, rejected: 1, rejectedOf: 2 } })
+    // Nothing to gain: the current floor stays.
+    expect(suggestFloor(records, 0.45)).toBe(0.45)
+  })
+})
+
+describe('why a response has nothing relevant to say', () => {
+  const flagged = { lowConfidence: true } as RecallHit
+  it('names the floor\'s tests, or that nothing matched at all; null when a hit is relevant', () => {
+    expect(lowConfidenceReason([{ lowConfidence: false } as RecallHit, flagged], 0, 0.4)).toBeNull()
+    expect(lowConfidenceReason([flagged], 0, 0.4)).toBe('no result holds 2 of the query\'s words exactly (all of them when it has fewer) nor reaches cosine 0.4')
+    expect(lowConfidenceReason([], 3, 0.4)).toMatch(/nor reaches cosine 0\.4: 3 result\(s\) below the floor dropped$/)
+    expect(lowConfidenceReason([], 0, 0.4)).toBe('nothing in memory matches the query')
   })
 })

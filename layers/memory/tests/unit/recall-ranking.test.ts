@@ -3,6 +3,7 @@ import { reciprocalRankFusion } from '../../core/recall/fusion'
 import { ageInDays, scarFactor } from '../../core/recall/rerank'
 import { orQuery, queryWords } from '../../core/recall/words'
 import { efSearchFor } from '../../core/recall/arms'
+import { fuseNeighbours, LINK_DECAY, withinTime } from '../../core/recall/links'
 
 describe('Reciprocal Rank Fusion (k = 60)', () => {
   it('scores Σ 1/(60 + rank); absent from a list counts 0 for that list', () => {
@@ -65,5 +66,29 @@ describe('hnsw.ef_search', () => {
     expect(efSearchFor(15)).toBe(60)
     expect(efSearchFor(300)).toBe(300)
     expect(efSearchFor(5000)).toBe(1000)
+  })
+})
+
+describe('link expansion', () => {
+  const hit = (sourceType: 'note' | 'scar', sourceId: string, final: number) => ({
+    rank: 0, sourceType, sourceId, title: sourceId, snippet: '', agent: null, link: null, lowConfidence: false,
+    scores: { semantic: null, semanticRank: null, lexical: null, lexicalRank: null, fuzzy: false, lexicalWords: null, rrf: final, base: final, final, rerank: null },
+  })
+  const neighbour = (parent: string, sourceId: string) => ({ parent, sourceId, title: sourceId, snippet: '', agent: null })
+
+  it('places each neighbour by its parent\'s score × LINK_DECAY, marked with the parent; one with no parent among the hits is dropped', () => {
+    const fused = fuseNeighbours([hit('note', 'a.md', 0.04), hit('scar', '7', 0.03), hit('note', 'b.md', 0.01)], [neighbour('a.md', 'x.md'), neighbour('gone.md', 'y.md')], id => `/n/${id}`)
+    // 0.04 × 0.5 = 0.02: after the scar at 0.03, before the note at 0.01.
+    expect(fused.map(item => item.sourceId)).toEqual(['a.md', '7', 'x.md', 'b.md'])
+    expect(fused[2]).toMatchObject({ sourceType: 'note', link: '/n/x.md', lowConfidence: false, scores: { final: 0.04 * LINK_DECAY, linkedFrom: 'a.md', semantic: null, lexical: null } })
+    expect(fused).toHaveLength(4)
+  })
+
+  it('an expansion that overruns its time or fails answers the fallback, and says so', async () => {
+    const lines: string[] = []
+    expect(await withinTime(new Promise(resolve => setTimeout(() => resolve(['late']), 200)), [] as string[], line => lines.push(line), 20)).toEqual([])
+    expect(await withinTime(Promise.reject(new Error('boom')), [] as string[], line => lines.push(line), 20)).toEqual([])
+    expect(await withinTime(Promise.resolve(['ok']), [] as string[], line => lines.push(line), 20)).toEqual(['ok'])
+    expect(lines).toEqual(['[recall] the link expansion took over 20 ms: answered without it', '[recall] the link expansion failed (boom): answered without it'])
   })
 })

@@ -5,16 +5,8 @@ import { SkillError } from '../../core/errors'
 import { syncSkillIndex } from '../../core/memory-index'
 import type { Actor } from '../../core/library'
 
-/** zod-checked input answered with a machine-readable 400 (data.code bad_input and the issues). */
-export function skillInput<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
-  const parsed = schema.safeParse(data)
-  if (parsed.success) return parsed.data
-  const issues = parsed.error.issues.map(issue => ({ path: issue.path.join('.'), message: issue.message }))
-  throw createError({ statusCode: 400, statusMessage: `${issues[0]?.path || 'input'}: ${issues[0]?.message ?? 'invalid'}`, data: { code: 'bad_input', issues } })
-}
-
 export const SkillIdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) })
-export const skillId = (event: H3Event) => skillInput(SkillIdParams, getRouterParams(event)).id
+export const skillId = (event: H3Event) => validInput(SkillIdParams, getRouterParams(event)).id
 
 export function skillActor(event: H3Event): Actor {
   const user = currentUser(event)
@@ -41,10 +33,7 @@ export async function skillCall<T>(work: () => Promise<T>): Promise<T> {
   }
   catch (error) {
     if (error instanceof SkillError) throw createError({ statusCode: error.status, statusMessage: error.message, data: { code: error.code, ...error.details } })
-    if (error instanceof z.ZodError) {
-      const issues = error.issues.map(issue => ({ path: issue.path.join('.'), message: issue.message }))
-      throw createError({ statusCode: 400, statusMessage: `${issues[0]?.path || 'input'}: ${issues[0]?.message ?? 'invalid'}`, data: { code: 'bad_input', issues } })
-    }
+    if (error instanceof z.ZodError) throwBadInput(error)
     throw error
   }
 }

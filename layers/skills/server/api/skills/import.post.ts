@@ -9,7 +9,7 @@ const ImportBody = z.object({
 }).strict()
 
 export default defineEventHandler(async (event) => {
-  const body = skillInput(ImportBody, await readBody(event).catch(() => undefined))
+  const body = validInput(ImportBody, await readBody(event).catch(() => undefined))
   const actor = skillActor(event)
   const db = await useSkillsDb()
   const skill = await skillCall(async () => await importSkill(db, actor, Buffer.from(body.content, 'base64')))

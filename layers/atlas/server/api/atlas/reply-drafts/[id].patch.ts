@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ReplyDraftError, updateReplyDraft } from '#layers/atlas/core/spawn/reply-draft'
+import { ReplyDraftError, updateReplyDraft } from '#layers/spawn/core/reply-draft'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 const Body = z.object({ body: z.string().trim().min(1, 'body: the reply cannot be empty').max(20_000) })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { listReplyDrafts } from '#layers/atlas/core/spawn/reply-draft'
+import { listReplyDrafts } from '#layers/spawn/core/reply-draft'
 
 const Query = z.object({ messageId: z.coerce.number().int().positive() })
 

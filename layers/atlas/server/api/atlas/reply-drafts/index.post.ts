@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { readTeamSignature } from '#layers/atlas/core/spawn/config'
-import { draftReply, ReplyDraftError, writeReplyDraft } from '#layers/atlas/core/spawn/reply-draft'
+import { readTeamSignature } from '#layers/spawn/core/config'
+import { draftReply, ReplyDraftError, writeReplyDraft } from '#layers/spawn/core/reply-draft'
 
 const Body = z.object({
   messageId: z.number().int().positive(),

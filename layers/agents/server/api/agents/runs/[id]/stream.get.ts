@@ -17,55 +17,26 @@ export default defineEventHandler(async (event) => {
   // Access first: a 404 before the stream opens for anyone else's run.
   const shared = (agent: string) => seesActivityOf(db, user, agent)
   await agentCall(() => runView(db, id, user, shared))
-  const stream = createEventStream(event)
   let seq = 0
   let status = ''
-  let busy = false
-  let closed = false
-  let warned = false
   const started = Date.now()
-  const stop = async () => {
-    if (closed) return
-    closed = true
-    clearInterval(timer)
-    await stream.close()
-  }
-  const tick = async () => {
-    if (busy || closed) return
-    busy = true
-    try {
-      const progress = await runProgress(db, id, seq)
-      warned = false
-      for (const step of progress.steps) {
-        seq = step.seq
-        await stream.push({ event: 'step', data: JSON.stringify(step) })
-      }
-      if (progress.status !== status) {
-        status = progress.status
-        await stream.push({ event: 'status', data: status })
-      }
-      if (status !== 'running') {
-        await stream.push({ event: 'done', data: JSON.stringify(await runView(db, id, user, shared)) })
-        await stop()
-      }
-      else if (Date.now() - started > MAX_MS) {
-        await stream.push({ event: 'timeout', data: id })
-        await stop()
-      }
+  return sendPollingStream(event, TICK_MS, `agents run ${id}`, async (stream) => {
+    const progress = await runProgress(db, id, seq)
+    for (const step of progress.steps) {
+      seq = step.seq
+      await stream.push({ event: 'step', data: JSON.stringify(step) })
     }
-    catch (error) {
-      // The database hiccuped: the next tick tries again (said once per outage).
-      if (!warned) console.warn(`[agent-chat] stream of run ${id}: reading failed, retrying: ${(error as Error).message}`)
-      warned = true
+    if (progress.status !== status) {
+      status = progress.status
+      await stream.push({ event: 'status', data: status })
     }
-    finally {
-      busy = false
+    if (status !== 'running') {
+      await stream.push({ event: 'done', data: JSON.stringify(await runView(db, id, user, shared)) })
+      await stream.stop()
     }
-  }
-  const timer = setInterval(() => void tick(), TICK_MS)
-  stream.onClosed(async () => {
-    await stop()
+    else if (Date.now() - started > MAX_MS) {
+      await stream.push({ event: 'timeout', data: id })
+      await stream.stop()
+    }
   })
-  void tick()
-  return stream.send()
 })

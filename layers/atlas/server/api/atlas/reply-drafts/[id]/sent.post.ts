@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { markReplySent, ReplyDraftError } from '#layers/atlas/core/spawn/reply-draft'
+import { markReplySent, ReplyDraftError } from '#layers/spawn/core/reply-draft'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 

@@ -5,8 +5,8 @@ const Params = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_
 
 // Restores an old version as a new one (409 when the skill moved on since the page showed it).
 export default defineEventHandler(async (event) => {
-  const { id, version } = skillInput(Params, getRouterParams(event))
-  const body = skillInput(RestoreSkillBody, (await readBody(event).catch(() => undefined)) ?? {})
+  const { id, version } = validInput(Params, getRouterParams(event))
+  const body = validInput(RestoreSkillBody, (await readBody(event).catch(() => undefined)) ?? {})
   const actor = skillActor(event)
   const db = await useSkillsDb()
   const view = await skillCall(async () => await restoreSkillVersion(db, actor, id, version, body))

@@ -1,0 +1,9 @@
+// The spawn engine's ports implemented on atlas: the audit trail is atlas_audit, written by
+// atlas's own writer. Spread into the engine's dependencies by the automates, the agent engine
+// and the tests' fixtures.
+import { recordAtlasAudit } from '#layers/atlas/core/audit'
+import type { SpawnPorts } from '#layers/spawn/core/ports'
+
+export const spawnPorts: SpawnPorts = {
+  audit: recordAtlasAudit,
+}

@@ -1,0 +1,93 @@
+// A chantier after its agent: `deploying` (DEPLOY_COMMAND) → `qa` (browser QA of the
+// contract's routes) → pass: summary → `actioned` and a victory; fail: a new spawn carrying
+// the errors, at most SPAWN_MAX_ITERATIONS, then an escalation (and a scar).
+import { atlasSpawns } from '#db/schema/atlas-spawn'
+import { clip } from './text'
+import type { ResultContract } from './contract'
+import { runDeploy } from './deploy'
+import { sendTeamMail, summaryMail } from './notify'
+import { escalate, recordActioned } from './outcomes'
+import type { QaError } from './prompts'
+import { launchChromium, QaConfigError, runQa, type QaReport } from './qa'
+import { setInbox, updateSpawn, type SpawnContext } from './spawn-context'
+import { learnFromOutcome } from './spawn-lessons'
+import type { Finished, WorkerDeps } from './worker-deps'
+
+export async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contract: ResultContract, checkout: string): Promise<Finished> {
+  const { db, config } = deps
+  const { spawn, message, tenant } = context
+  if (!config.deployCommand) {
+    return await escalate(deps, context, 'DEPLOY_COMMAND is not set: a chantier cannot be deployed to pre-production', { contract, outcome: 'escalated' })
+  }
+  await setInbox(db, message.id, 'deploying')
+  let errors: QaError[] = []
+  let qaReport: QaReport | null = null
+  try {
+    const deploy = await runDeploy({
+      command: config.deployCommand, tenantSlug: tenant?.slug ?? null, messageId: message.id, spawnId: spawn.id,
+      cwd: checkout, timeoutMs: config.deployTimeoutMs, graceMs: config.killGraceMs, env: deps.env, signal: deps.signal,
+    })
+    await updateSpawn(db, spawn.id, { deploy: { ok: deploy.ok, command: deploy.command, exitCode: deploy.exitCode, signal: deploy.signal, timedOut: deploy.timedOut, durationMs: deploy.durationMs, outputTail: deploy.outputTail } })
+    await deps.audit(db, {
+      messageId: message.id, action: 'deployed', actor: deps.actor,
+      details: { spawnId: spawn.id, iteration: spawn.iteration, ok: deploy.ok, command: deploy.command, exitCode: deploy.exitCode, signal: deploy.signal, timedOut: deploy.timedOut, durationMs: deploy.durationMs },
+    })
+    if (!deploy.ok) {
+      errors = [{ kind: 'deploy', route: '(deploy)', message: `${deploy.timedOut ? `the deploy did not finish within ${Math.round(config.deployTimeoutMs / 1000)} s` : `the deploy exited with code ${deploy.exitCode ?? deploy.signal}`}: ${clip(deploy.outputTail.trim().split('\n').slice(-15).join('\n'), 2000)}` }]
+    }
+  }
+  catch (error) {
+    return await escalate(deps, context, `the deploy could not run: ${(error as Error).message}`, { contract, outcome: 'escalated' })
+  }
+  if (errors.length === 0) {
+    await setInbox(db, message.id, 'qa')
+    try {
+      qaReport = await runQa(contract.routes, {
+        baseUrl: tenant?.preprodUrl ?? config.qaBaseUrl ?? null,
+        navigationTimeoutMs: config.qaNavigationTimeoutMs,
+        settleMs: config.qaSettleMs,
+        launch: deps.launchBrowser ?? (() => launchChromium(config.chromiumPath)),
+      })
+    }
+    catch (error) {
+      const reason = error instanceof QaConfigError ? `QA cannot run: ${error.message}` : `QA could not run: ${(error as Error).message.split('\n')[0]}`
+      return await escalate(deps, context, reason, { contract, outcome: 'escalated' })
+    }
+    await updateSpawn(db, spawn.id, { qa: qaReport as unknown as Record<string, unknown> })
+    errors = qaReport.errors
+    if (errors.length === 0) {
+      await deps.audit(db, { messageId: message.id, action: 'qa_passed', actor: deps.actor, details: { spawnId: spawn.id, iteration: spawn.iteration, routes: qaReport.routes.map(r => r.route), findings: qaReport.findings.slice(0, 50) } })
+    }
+  }
+  if (errors.length === 0) {
+    const qaText = `passed on ${qaReport?.routes.length ?? 0} route(s)${qaReport?.note ? ` (${qaReport.note})` : ''}`
+    const mailed = await sendTeamMail(deps.mail, summaryMail(message, contract, { intent: 'chantier', qa: qaText }), { actor: deps.actor, messageId: message.id })
+    await db.transaction(async (tx) => {
+      await updateSpawn(tx, spawn.id, { status: 'succeeded', outcome: 'actioned', endedAt: new Date(), reason: `QA ${qaText}; summary ${mailed}` })
+      await setInbox(tx, message.id, 'actioned')
+      await recordActioned(tx, deps, context, contract, { intent: 'chantier', qa: qaText, summary: mailed })
+    })
+    await learnFromOutcome(deps, context, { kind: 'victory', reason: `QA ${qaText}`, outcome: 'qa_passed', summary: contract.summary })
+    deps.log(`[atlas-spawn-worker] message #${message.id}: deployed, QA ${qaText}, actioned; summary ${mailed}`)
+    return { outcome: 'actioned', followUp: null }
+  }
+
+  await deps.audit(db, { messageId: message.id, action: 'qa_failed', actor: deps.actor, details: { spawnId: spawn.id, iteration: spawn.iteration, errors: errors.slice(0, 50), findings: qaReport?.findings.slice(0, 50) ?? [] } })
+  if (spawn.iteration >= config.maxIterations) {
+    return await escalate(deps, context, `QA still failing after ${spawn.iteration} iteration(s)`, { contract, errors, outcome: 'escalated' })
+  }
+  const next = spawn.iteration + 1
+  const nextId = await db.transaction(async (tx) => {
+    const closed = await updateSpawn(tx, spawn.id, { status: 'succeeded', outcome: 'qa_failed', endedAt: new Date(), reason: `${errors.length} QA error(s); re-spawned` })
+    if (!closed) return null
+    const [row] = await tx.insert(atlasSpawns).values({
+      messageId: message.id, iteration: next, previousSpawnId: spawn.id, status: 'queued', queuedBy: deps.actor, carriedErrors: errors.slice(0, 50), taskId: spawn.taskId,
+    }).returning({ id: atlasSpawns.id })
+    await setInbox(tx, message.id, 'spawn_queued', { reason: `QA failed (${errors.length} error(s)); re-spawn ${next} of ${config.maxIterations}` })
+    await deps.audit(tx, { messageId: message.id, action: 'respawn', actor: deps.actor, details: { fromSpawnId: spawn.id, spawnId: row!.id, iteration: next, errors: errors.length } })
+    return row!.id
+  })
+  deps.log(`[atlas-spawn-worker] message #${message.id}: QA failed (${errors.length} error(s)); re-spawn ${next} queued`)
+  return { outcome: 'qa_failed', followUp: nextId ? { spawnId: nextId, messageId: message.id, iteration: next } : null }
+}
+

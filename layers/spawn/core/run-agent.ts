@@ -1,0 +1,185 @@
+// One agent run: the prompts written to temporary files, the pseudo-terminal wrapper started
+// (a Node program, in its own process group, its stdin a pipe that tells it when we die),
+// its JSONL read line by line into the event log as it comes, and the result file read at
+// the end. A worker whose job expires, or who loses its lease, stops the wrapper's and the
+// agent's groups and every process of the spawn.
+import { spawn } from 'node:child_process'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { constants } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { readResultFile, type ContractReading } from './contract'
+import type { EventSink } from './events'
+import { stopSpawnProcesses } from './processes'
+import { resultFigures, type ResultFigures, type StreamEvent } from './stream'
+
+export const WRAPPER_SCRIPT = fileURLToPath(new URL('../../../scripts/spawn-pty.ts', import.meta.url))
+
+export interface AgentRunInput {
+  spawnId: string
+  prompt: string
+  systemPrompt: string
+  /** Where the agent must write its result file (also given as ATLAS_RESULT_FILE). */
+  resultFile: string
+  workDir: string
+  spawnDir: string
+  logPath: string
+  model: string
+  permissionMode: string
+  agentBin: string
+  timeoutMs: number
+  killGraceMs: number
+  /** The agent's whole environment (an allowlist: see sandbox.ts), never the worker's. */
+  env: Readonly<Record<string, string | undefined>>
+  /** The sandbox policy the wrapper applies (sandbox.json); none without it. */
+  sandboxFile?: string
+  sink: EventSink
+  /** Stops the run (job expired, lease lost, shutdown): the groups are stopped. */
+  signal?: AbortSignal
+  /** Called as soon as the wrapper reports the agent's process (pid = group). */
+  onAgentStarted?: (agent: { pid: number, at: Date }) => void
+  log?: (line: string) => void
+}
+
+export interface AgentRunOutcome {
+  wrapperExitCode: number | null
+  wrapperSignal: string | null
+  agentPid: number | null
+  agentExitCode: number | null
+  /** The signal that ended the agent (SIGTERM, SIGKILL, …), when one did. */
+  agentSignal: string | null
+  timedOut: boolean
+  /** Stopped by us (signal): the job expired, the lease was lost, or the worker stops. */
+  aborted: string | null
+  result: ResultFigures | null
+  resultEvent: StreamEvent | null
+  contract: ContractReading
+  wrapperError: string | null
+  stderrTail: string
+  events: number
+}
+
+export function spawnPaths(baseDir: string, spawnId: string) {
+  const spawnDir = join(baseDir, `spawn-${spawnId}`)
+  return { spawnDir, promptFile: join(spawnDir, 'prompt.md'), systemPromptFile: join(spawnDir, 'system-prompt.md'), resultFile: join(spawnDir, 'result.json') }
+}
+
+export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
+  mkdirSync(input.spawnDir, { recursive: true })
+  const promptFile = join(input.spawnDir, 'prompt.md')
+  const systemPromptFile = join(input.spawnDir, 'system-prompt.md')
+  writeFileSync(promptFile, input.prompt)
+  writeFileSync(systemPromptFile, input.systemPrompt)
+  rmSync(input.resultFile, { force: true })
+  const args = [
+    '--import', 'tsx', WRAPPER_SCRIPT,
+    '--id', input.spawnId,
+    '--prompt-file', promptFile,
+    '--system-prompt-file', systemPromptFile,
+    '--model', input.model,
+    '--stream-log', input.logPath,
+    '--add-dir', input.workDir,
+    '--timeout-sec', String(Math.max(1, Math.round(input.timeoutMs / 1000))),
+    '--agent-bin', input.agentBin,
+    '--permission-mode', input.permissionMode,
+    '--kill-grace-ms', String(input.killGraceMs),
+    ...(input.sandboxFile ? ['--sandbox-file', input.sandboxFile] : []),
+  ]
+  const child = spawn(process.execPath, args, {
+    env: { ...input.env, ATLAS_RESULT_FILE: input.resultFile } as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let stderrTail = ''
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4000)
+  })
+  child.stdin!.on('error', () => {})
+
+  let agentPid: number | null = null
+  let agentExitCode: number | null = null
+  let agentSignal: string | null = null
+  let timedOut = false
+  let aborted: string | null = null
+  let resultEvent: StreamEvent | null = null
+  let wrapperError: string | null = null
+  const stopAll = async () => {
+    const targets = [
+      child.pid !== undefined ? stopSpawnProcesses({ pgid: child.pid, rootPid: child.pid }, input.killGraceMs) : undefined,
+      agentPid !== null ? stopSpawnProcesses({ pgid: agentPid, rootPid: agentPid, spawnId: input.spawnId }, input.killGraceMs) : stopSpawnProcesses({ spawnId: input.spawnId }, input.killGraceMs),
+    ]
+    await Promise.all(targets)
+  }
+  const onAbort = () => {
+    aborted = String((input.signal?.reason as Error | undefined)?.message ?? input.signal?.reason ?? 'aborted')
+    input.log?.(`[spawn ${input.spawnId}] stopping the agent: ${aborted}`)
+    void stopAll()
+  }
+  if (input.signal?.aborted) onAbort()
+  else input.signal?.addEventListener('abort', onAbort, { once: true })
+
+  const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+    child.once('error', (error) => {
+      wrapperError = error.message
+      resolve({ code: null, signal: null })
+    })
+  })
+
+  const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity })
+  for await (const line of lines) {
+    if (!line.trim()) continue
+    let event: StreamEvent
+    try {
+      event = JSON.parse(line) as StreamEvent
+      if (!event || typeof event.type !== 'string') continue
+    }
+    catch {
+      continue
+    }
+    if (event.type === 'node_pty_spawn' && typeof event.pid === 'number') {
+      agentPid = event.pid
+      input.onAgentStarted?.({ pid: event.pid, at: new Date() })
+    }
+    else if (event.type === 'node_pty_exit') {
+      agentExitCode = typeof event.exit_code === 'number' ? event.exit_code : null
+      agentSignal = signalName(event.signal)
+      // A process ended by a signal has no exit code (the terminal reports 0 for it).
+      if (agentSignal) agentExitCode = null
+      timedOut = event.timed_out === true
+    }
+    else if (event.type === 'node_pty_error') wrapperError = String(event.message ?? event.error)
+    else if (event.type === 'result' && !resultEvent) resultEvent = event
+    await input.sink.add(event)
+  }
+  const exit = await exited
+  child.stdin!.destroy()
+  input.signal?.removeEventListener('abort', onAbort)
+  // Whatever outlived the wrapper (it was killed, or a descendant escaped) goes now.
+  await stopAll()
+  await input.sink.close()
+  if (exit.code === 2 && !wrapperError) wrapperError = `the wrapper refused its arguments: ${stderrTail.trim().slice(-500)}`
+  const contract = await readResultFile(input.resultFile)
+  return {
+    wrapperExitCode: exit.code,
+    wrapperSignal: exit.signal,
+    agentPid,
+    agentExitCode,
+    agentSignal,
+    timedOut,
+    aborted,
+    result: resultEvent ? resultFigures(resultEvent) : null,
+    resultEvent,
+    contract,
+    wrapperError,
+    stderrTail,
+    events: input.sink.count(),
+  }
+}
+
+function signalName(raw: unknown): string | null {
+  if (typeof raw === 'string' && raw) return raw
+  if (typeof raw !== 'number' || raw <= 0) return null
+  return Object.entries(constants.signals).find(([, number]) => number === raw)?.[0] ?? `signal ${raw}`
+}
