@@ -14,6 +14,7 @@ import { seedBuiltInSkills } from '#layers/skills/core/builtins'
 import { DEFAULT_CRONTAB, readCrontab, startSupervisor } from '#automates/supervisor'
 import { runCli, UsageError } from './lib/cli'
 import { checkPortFree } from './lib/port'
+import { checkHubSettings } from './lib/hub-settings'
 import { sessionSecret } from './lib/session-secret'
 import { buildHub, buildIsCurrent } from './lib/build'
 
@@ -67,6 +68,7 @@ runCli(async () => {
   // Checked before anything is opened or written, like the port.
   const crontabFile = values.crontab ?? DEFAULT_CRONTAB
   if (!values['no-supervisor']) readCrontab(crontabFile)
+  checkHubSettings(process.env)
 
   const dataDir = defaultDataDir()
   // Ctrl-C reaches the launcher more than once (the terminal signals the whole group, npm

@@ -6,6 +6,8 @@
 // The correct build loses nothing there (collector-kill.test.ts kills at every such point);
 // this one loses the mail in flight, and the soak must say so: the mail invariant broken with
 // the lost Message-ID named as \Seen in the mailbox and never stored, and the exit code 1.
+import { rmSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { expect, it } from 'vitest'
 import { startTs } from '../helpers/processes'
 
@@ -19,7 +21,7 @@ it('a short soak of a collector that marks \\Seen before the insert fails on the
   const end = await soak.exited
   const json = end.output.split('\n').find(line => line.startsWith('{"seed"'))
   expect(json, end.output.slice(-4000)).toBeDefined()
-  const report = JSON.parse(json!) as { settled: boolean, kills: Array<{ service: string }>, invariants: Array<{ name: string, ok: boolean, offenders: string[] }>, ok: boolean }
+  const report = JSON.parse(json!) as { logDir: string, settled: boolean, kills: Array<{ service: string }>, invariants: Array<{ name: string, ok: boolean, offenders: string[] }>, ok: boolean }
   expect(report.kills.filter(kill => kill.service === 'collector').length).toBeGreaterThanOrEqual(1)
   expect(report.settled).toBe(true)
   const mail = report.invariants.find(invariant => invariant.name === 'every delivered mail stored exactly once')!
@@ -30,4 +32,6 @@ it('a short soak of a collector that marks \\Seen before the insert fails on the
   expect(report.invariants.filter(invariant => !invariant.ok).map(invariant => invariant.name)).toEqual(['every delivered mail stored exactly once'])
   expect(report.ok).toBe(false)
   expect(end.code).toBe(1)
+  // The soak keeps a failed run's logs for diagnosis; this failure is the expected one.
+  rmSync(dirname(report.logDir), { recursive: true, force: true })
 })

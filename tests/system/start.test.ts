@@ -178,5 +178,18 @@ describe('npm start refuses bad configuration', () => {
     expect(existsSync(dataDir)).toBe(false)
   })
 
+  it('a hub setting that does not parse', async () => {
+    const dataDir = tempDataDir()
+    const port = String(await freePort())
+    const timeout = await start({ DATA_DIR: dataDir, HUB_STATEMENT_TIMEOUT_MS: '2s' }, ['--port', port])
+    expect(timeout.code).toBe(1)
+    expect(timeout.output).toContain('HUB_STATEMENT_TIMEOUT_MS is wrong')
+    expect(timeout.output).toContain('fix: Set HUB_STATEMENT_TIMEOUT_MS to a whole number of milliseconds')
+    const address = await start({ DATA_DIR: dataDir, HUB_PUBLIC_URL: 'hub.studio.example' }, ['--port', port])
+    expect(address.code).toBe(1)
+    expect(address.output).toContain('HUB_PUBLIC_URL is wrong')
+    expect(existsSync(dataDir)).toBe(false)
+  })
+
   afterAll(() => {})
 })
