@@ -49,6 +49,8 @@ const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['PUT', /^\/api\/agents\/studio-policy$/],
   // Deactivating (or reactivating) a client: its mail is no longer attributed to it (issue 34, Deliver 1).
   ['PUT', /^\/api\/clients\/[^/]+\/active$/],
+  // Who failed or was refused at sign-in: names accounts and addresses.
+  ['GET', /^\/api\/health\/sign-ins$/],
 ]
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

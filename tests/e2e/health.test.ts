@@ -88,6 +88,8 @@ describe('/hub/health after a night', () => {
     expect(await page.getByTestId('dimension-status-coverage').innerText()).toBe('ok')
     expect(await page.getByTestId('health-overall').innerText()).toBe('critical')
     expect(await page.getByTestId('care-note').innerText()).toContain(NOTE)
+    // The founder's card of sign-in attempts: none wrong in this hub's life.
+    await page.getByTestId('health-sign-ins').getByText('No wrong password and no refused try in this window.').waitFor()
     // The chart draws one line per dimension over the four mornings.
     await expect.poll(async () => page.locator('[data-testid="health-chart"] svg path').count(), POLL).toBeGreaterThanOrEqual(5)
     // The run log: the report's own run and the planted ones; the failed one's output opens.

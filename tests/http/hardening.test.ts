@@ -101,6 +101,14 @@ describe('sign-in under attack', () => {
     expect(refused.length).toBeGreaterThanOrEqual(2)
     expect(refused.length).toBeLessThanOrEqual(4)
     expect(refused.map(row => row.details.address).sort()).toEqual(expect.arrayContaining(['127.0.0.2', '127.0.0.4']))
+    // The founder sees the whole flood, counted per account and address (the health page's card).
+    const report = await (await fetch(`${hub.url}/api/health/sign-ins?hours=1`, { headers: { cookie: founder } })).json() as { pairs: Array<{ email: string, address: string, failures: number, refused: number }> }
+    expect(report.pairs).toEqual(expect.arrayContaining([
+      expect.objectContaining({ email: 'owner@studio.test', address: '127.0.0.2', failures: 10, refused: 6 }),
+      expect.objectContaining({ email: 'owner@studio.test', address: '127.0.0.4', failures: 0, refused: 1 }),
+    ]))
+    const viewer = await signIn(hub.url, 'bystander@studio.test', 'bystander-password-123')
+    expect((await fetch(`${hub.url}/api/health/sign-ins`, { headers: { cookie: viewer } })).status).toBe(403)
   })
 
   it('throttles guesses at the current password on the password change, and audits them', async () => {
