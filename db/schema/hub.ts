@@ -61,5 +61,27 @@ export const hubSignInRefusals = pgTable('hub_sign_in_refusals', {
   count: integer('count').notNull().default(1),
 }, table => [primaryKey({ columns: [table.email, table.address, table.minute, table.route] })])
 
+/**
+ * Personal access tokens: machine access as their owner, limited to some domains (read or
+ * write). Only the SHA-256 of the secret is kept (a 32-byte random secret needs no slow hash);
+ * the prefix lets a person recognise a token without it. Revoked rows stay for the record.
+ */
+export const hubTokens = pgTable('hub_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => hubUsers.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  prefix: text('prefix').notNull(),
+  secretHash: text('secret_hash').notNull().unique(),
+  /** `<domain>:read` or `<domain>:write` (shared/tokens.ts). */
+  scopes: text('scopes').array().notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  index('hub_tokens_user_idx').on(table.userId, table.createdAt),
+])
+
 export type HubUser = typeof hubUsers.$inferSelect
 export type HubAuditEntry = typeof hubAudit.$inferSelect
+export type HubToken = typeof hubTokens.$inferSelect

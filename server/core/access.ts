@@ -14,6 +14,9 @@ const PUBLIC: Array<[string, string]> = [
 const OWN_SESSION: Array<[string, RegExp]> = [
   ['DELETE', /^\/api\/_auth\/session$/],
   ['POST', /^\/api\/auth\/password$/],
+  // Revoking one's own token (owner or founder, checked in the route): a person demoted to
+  // viewer can still stop a token made while they were an operator.
+  ['DELETE', /^\/api\/tokens\/[^/]+$/],
 ]
 
 /** Writes a viewer may make: asking their own agent (it runs with their permissions: it only reads). */

@@ -3,8 +3,10 @@ import { createStreamCap, streamsPerSession } from '../../core/stream-cap'
 
 const cap = createStreamCap(streamsPerSession(process.env.HUB_MAX_STREAMS_PER_SESSION))
 
-/** Whose streams these are: the session cookie, or the address of a caller without one. */
+/** Whose streams these are: the access token (set by the auth middleware), the session cookie, or the address of a caller without one. */
 function streamOwner(event: H3Event): string {
+  const token = event.context.hubToken as { id: string } | undefined
+  if (token) return `token:${token.id}`
   const { name } = useRuntimeConfig().session as { name: string }
   const sealed = getCookie(event, name)
   return sealed ? `session:${sealed}` : `address:${getRequestIP(event) ?? 'unknown'}`
