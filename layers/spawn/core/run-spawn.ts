@@ -38,7 +38,7 @@ export async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, jo
     // A workspace that could not be prepared was removed (or never given away).
     let disposed: 'kept' | 'removed' = 'removed'
     try {
-      const workspace = await prepareWorkspace({ root: config.spawnRoot, spawnId: context.spawn.id, repository: context.tenant?.repository ?? config.defaultRepository ?? null, owner: owner.user })
+      const workspace = await prepareWorkspace({ root: config.spawnRoot, spawnId: context.spawn.id, repository: context.tenant?.repository ?? config.defaultRepository ?? null, branch: context.tenant?.branch ?? null, owner: owner.user })
       // Until disposeWorkspace says otherwise (it may throw).
       disposed = 'kept'
       try {
