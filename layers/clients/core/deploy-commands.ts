@@ -26,7 +26,7 @@ export interface DeployCommands {
 /** Reads both variables; an unreadable SPAWN_DEPLOY_COMMANDS is an error naming it (said at start). */
 export function readDeployCommands(env: Readonly<Record<string, string | undefined>>): DeployCommands {
   const fallback = env.DEPLOY_COMMAND?.trim() || undefined
-  const raw = env[DEPLOY_COMMANDS_ENV]?.trim()
+  const raw = env.SPAWN_DEPLOY_COMMANDS?.trim()
   if (!raw) return { fallback, named: {} }
   let parsed: unknown
   try {
