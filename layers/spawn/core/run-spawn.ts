@@ -71,7 +71,7 @@ async function briefSpawn(deps: WorkerDeps, context: SpawnContext): Promise<{ co
   const request = `${context.message.subject}\n${context.message.textBody}`
   let assembled: SpawnBriefing
   try {
-    assembled = await assembleSpawnBriefing({ db: deps.db, embedder: memoryOf(deps).embedder, reflexDir: config.reflexDir, budget: config.briefingBudget, lessons: config.briefingLessons, log: deps.log }, { intent: context.inbox.intent, tenantId: context.tenant?.id ?? null, taskId: context.spawn.taskId, request })
+    assembled = await assembleSpawnBriefing({ db: deps.db, embedder: memoryOf(deps).embedderFor(context.tenant?.slug ?? null), reflexDir: config.reflexDir, budget: config.briefingBudget, lessons: config.briefingLessons, log: deps.log }, { intent: context.inbox.intent, tenantId: context.tenant?.id ?? null, taskId: context.spawn.taskId, request })
   }
   catch (error) {
     deps.log(`[atlas-spawn-worker] message #${context.message.id}: the briefing could not be assembled (${(error as Error).message}); the spawn goes unbriefed`)

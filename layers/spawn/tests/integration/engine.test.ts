@@ -369,6 +369,8 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const [spawn] = await spawnsOf(db, id)
     expect(spawn!.deploy).toMatchObject({ ok: true, command: `cat BRANCH.txt; echo named '${tenant.slug}'`, outputTail: `the preprod branch\nnamed ${tenant.slug}\n` })
     expect((await audits(db, id)).find(a => a.action === 'deployed')?.details).toMatchObject({ ok: true, deploy: 'client-site' })
+    // The spawn's embedding calls (its briefing's recall, its lesson's indexing) are its tenant's in the ledger.
+    expect(await db.select({ tenant: aiConsumption.tenant }).from(aiConsumption).where(sql`${aiConsumption.feature} = 'memory_sync' and ${aiConsumption.tenant} = ${tenant.slug}`)).not.toEqual([])
     expect(await inbox(db, staleId)).toMatchObject({ status: 'escalated', needsHuman: true, statusReason: expect.stringContaining('the client\'s deploy "removed-since" is not defined (defined: client-site, other-site)') })
     expect(await actions(db, staleId)).not.toContain('deployed')
   }, 180_000)
