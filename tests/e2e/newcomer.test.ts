@@ -12,8 +12,9 @@ import { launchBrowser, signInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 import { runTs } from '../helpers/processes'
 
-// No mailbox, the offline model, the spawn engine off: a fresh checkout's defaults.
-const ENV = { ATLAS_IMAP_HOST: '', AI_OFFLINE: '1', ATLAS_SPAWN_DISABLED: '1' }
+// No mailbox, the offline model, the spawn engine off: a fresh checkout's defaults; one named
+// deploy command for the client form to offer.
+const ENV = { ATLAS_IMAP_HOST: '', AI_OFFLINE: '1', ATLAS_SPAWN_DISABLED: '1', SPAWN_DEPLOY_COMMANDS: '{"static-site":"echo static {tenant}"}' }
 
 let hub: Hub
 let browser: Browser
@@ -145,10 +146,17 @@ it('adds the studio\'s first client from the Clients page, and a second one clai
   await page.getByTestId('client-name').fill('Maison Bleue')
   await page.getByTestId('client-domains').fill('maison-bleue.example')
   await page.getByTestId('client-repository').fill('https://forge.example/bleue/site.git')
+  await page.getByTestId('client-branch').fill('preprod')
+  // The deploy is picked by name among the environment's commands, never typed.
+  await page.getByTestId('client-deploy').click()
+  await page.getByRole('option', { name: 'static-site' }).click()
   await page.getByTestId('client-save').click()
   const row = page.getByTestId('clients-table').locator('tr', { hasText: 'Maison Bleue' })
   await row.waitFor({ timeout: 15_000 })
-  expect(await row.innerText()).toContain('maison-bleue.example')
+  const text = await row.innerText()
+  expect(text).toContain('maison-bleue.example')
+  expect(text).toContain('preprod')
+  expect(text).toContain('deploy: static-site')
   // A second client claiming the same domain is told who owns it, in the form.
   await page.getByTestId('client-add').click()
   await page.getByTestId('client-name').fill('Maison Rivale')

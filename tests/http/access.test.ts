@@ -8,7 +8,8 @@ let hub: Hub
 let cookies: Record<string, string> = {}
 
 beforeAll(async () => {
-  hub = await startHub()
+  // Two named deploy commands a client may pick (issue 34, Deliver 1); their commands never leave the server.
+  hub = await startHub({ env: { SPAWN_DEPLOY_COMMANDS: '{"static-site":"echo static {tenant}","nuxt-app":"echo nuxt {tenant}"}' } })
   cookies = await signInEveryRole(hub)
 })
 
@@ -171,5 +172,25 @@ describe('clients from the hub (issue 34, Deliver 1)', () => {
     const activity = await (await call('GET', '/api/activity?pageSize=100', cookies.founder)).json() as { items: Array<{ action: string, target: string | null }> }
     const actions = activity.items.filter(item => item.target === 'atelier-vert').map(item => item.action)
     expect(actions).toEqual(expect.arrayContaining(['client_created', 'client_updated', 'client_deactivated']))
+  })
+
+  it('offers the deploy names the environment defines (never the commands), keeps a client\'s branch and deploy name, refuses any other', async () => {
+    const choices = await call('GET', '/api/clients/deploy-commands', cookies.viewer)
+    expect(choices.status).toBe(200)
+    const body = await choices.text()
+    expect(JSON.parse(body)).toEqual({ names: ['nuxt-app', 'static-site'], hasDefault: false })
+    expect(body).not.toContain('echo')
+    const created = await call('POST', '/api/clients', cookies.operator, { name: 'Atelier Bleu', domains: ['atelier-bleu.example'], branch: 'preprod', deploy: 'static-site' })
+    expect(created.status).toBe(201)
+    const { client } = await created.json() as { client: { id: string, branch: string, deploy: string } }
+    expect(client).toMatchObject({ branch: 'preprod', deploy: 'static-site' })
+    const unknown = await call('PATCH', `/api/clients/${client.id}`, cookies.operator, { deploy: 'wipe-disk' })
+    expect(unknown.status).toBe(400)
+    expect((await errorBody(unknown)).data).toMatchObject({ code: 'unknown_deploy', known: ['nuxt-app', 'static-site'], message: expect.stringContaining('"wipe-disk"') })
+    const command = await call('PATCH', `/api/clients/${client.id}`, cookies.operator, { deploy: 'rm -rf /', branch: '--upload-pack=x' })
+    expect(command.status).toBe(400)
+    expect((await errorBody(command)).data).toMatchObject({ code: 'bad_input', issues: expect.arrayContaining([expect.objectContaining({ path: 'deploy' }), expect.objectContaining({ path: 'branch' })]) })
+    const changed = await call('PATCH', `/api/clients/${client.id}`, cookies.operator, { deploy: 'nuxt-app', branch: null })
+    expect(await changed.json()).toMatchObject({ client: { deploy: 'nuxt-app', branch: null } })
   })
 })

@@ -16,6 +16,13 @@ export type ClientChange =
   | { ok: false, code: 'not_found' }
   | { ok: false, code: 'domain_taken', domain: string, owner: string }
   | { ok: false, code: 'slug_taken', slug: string }
+  | { ok: false, code: 'unknown_deploy', deploy: string, known: string[] }
+
+/** A deploy name the environment does not define (readDeployCommands' names) is refused before anything is written. */
+function unknownDeploy(deploy: string | null | undefined, deployNames: readonly string[]): ClientChange | null {
+  if (deploy === null || deploy === undefined || deployNames.includes(deploy)) return null
+  return { ok: false, code: 'unknown_deploy', deploy, known: [...deployNames] }
+}
 
 export function toView(row: Client): ClientView {
   const config = row.config ?? {}
@@ -24,6 +31,8 @@ export function toView(row: Client): ClientView {
     id: row.id, slug: row.slug, name: row.name, active: row.active, domains: row.domains,
     contacts: Array.isArray(row.contacts) ? row.contacts : [],
     repository: typeof config.repository === 'string' ? config.repository : null,
+    branch: typeof config.branch === 'string' ? config.branch : null,
+    deploy: typeof config.deploy === 'string' ? config.deploy : null,
     preprodUrl: typeof config.preprodUrl === 'string' ? config.preprodUrl : null,
     ai,
     hasMissionBrief: typeof config.missionBrief === 'string' && config.missionBrief.trim().length > 0,
@@ -61,17 +70,21 @@ async function takenDomain(tx: Tx, domains: string[], exceptId: string | null): 
 
 const unique = (values: string[]) => [...new Set(values)]
 
-function configWith(config: ClientConfig, input: { repository?: string | null, preprodUrl?: string | null, ai?: { provider: string, model?: string } | null }): ClientConfig {
-  const { repository, preprodUrl, ai, ...rest } = config
+type ConfigInput = { repository?: string | null, branch?: string | null, deploy?: string | null, preprodUrl?: string | null, ai?: { provider: string, model?: string } | null }
+
+function configWith(config: ClientConfig, input: ConfigInput): ClientConfig {
+  const { repository, branch, deploy, preprodUrl, ai, ...rest } = config
   // A field sent as null is cleared; one not sent keeps its value.
   const keep = <T>(sent: T | null | undefined, current: unknown) => sent === undefined ? current : sent ?? undefined
   const next: ClientConfig = { ...rest }
-  const values = { repository: keep(input.repository, repository), preprodUrl: keep(input.preprodUrl, preprodUrl), ai: keep(input.ai, ai) }
+  const values = { repository: keep(input.repository, repository), branch: keep(input.branch, branch), deploy: keep(input.deploy, deploy), preprodUrl: keep(input.preprodUrl, preprodUrl), ai: keep(input.ai, ai) }
   for (const [key, value] of Object.entries(values)) if (value !== undefined) next[key] = value
   return next
 }
 
-export async function createClient(db: Db, input: z.output<typeof ClientCreate>, actor: string): Promise<ClientChange> {
+export async function createClient(db: Db, input: z.output<typeof ClientCreate>, actor: string, deployNames: readonly string[]): Promise<ClientChange> {
+  const refused = unknownDeploy(input.deploy, deployNames)
+  if (refused) return refused
   return await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLIENTS_LOCK})`)
     const domains = unique(input.domains)
@@ -92,7 +105,9 @@ export async function createClient(db: Db, input: z.output<typeof ClientCreate>,
   })
 }
 
-export async function updateClient(db: Db, id: string, patch: z.output<typeof ClientPatch>, actor: string): Promise<ClientChange> {
+export async function updateClient(db: Db, id: string, patch: z.output<typeof ClientPatch>, actor: string, deployNames: readonly string[]): Promise<ClientChange> {
+  const refused = unknownDeploy(patch.deploy, deployNames)
+  if (refused) return refused
   return await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLIENTS_LOCK})`)
     const [row] = await tx.select().from(clients).where(eq(clients.id, id)).for('update')

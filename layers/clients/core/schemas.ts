@@ -2,6 +2,7 @@
 // its form from it). Framework-free.
 import { z } from 'zod'
 import { PROVIDERS } from '#layers/ai/core/catalog'
+import { DEPLOY_NAME } from './deploy-commands'
 
 const LABEL = '(?!-)[a-z0-9-]{1,63}(?<!-)'
 const DOMAIN = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})+$`)
@@ -17,11 +18,25 @@ export const ClientContactInput = z.object({
 /** A git address or an absolute path on this machine; never something git would read as an option. */
 const Repository = z.string().trim().max(2000).regex(/^(?:https?:\/\/|ssh:\/\/|git@|file:\/\/|\/)\S+$/, 'a git address (https://…, ssh://…, git@host:path) or an absolute path')
 
+/**
+ * A branch name git accepts (git check-ref-format --branch, in short): no leading dash or dot,
+ * no "..", "//", "@{", space or control character, no trailing "/", "." or ".lock".
+ */
+export const ClientBranch = z.string().trim().min(1).max(200)
+  .regex(/^(?![-./])(?!.*(?:\.\.|\/\/|@\{|\/\.|\.lock(?:\/|$)))[\w./@+-]+(?<![./])$/, 'a git branch name (main, release/2026-12…)')
+
+/** A deploy command's name among those the environment defines (SPAWN_DEPLOY_COMMANDS). */
+export const ClientDeploy = z.string().trim().regex(DEPLOY_NAME, 'a deploy name (lower-case letters, digits, _ and -)')
+
 const fields = {
   name: z.string().trim().min(1, 'a name is needed').max(200),
   domains: z.array(ClientDomain).max(50),
   contacts: z.array(ClientContactInput).max(100),
   repository: Repository.nullable(),
+  /** The branch the spawn checks out and the agent commits on; null: the repository's default. */
+  branch: ClientBranch.nullable(),
+  /** The deploy command's name; null: the studio's default (DEPLOY_COMMAND). */
+  deploy: ClientDeploy.nullable(),
   preprodUrl: z.string().trim().max(2000).url('not an address').regex(/^https?:\/\//, 'an http(s) address').nullable(),
   ai: z.object({ provider: z.enum(PROVIDERS), model: z.string().trim().min(1).max(200).optional() }).nullable(),
 }
@@ -32,6 +47,8 @@ export const ClientCreate = z.object({
   domains: fields.domains.default([]),
   contacts: fields.contacts.default([]),
   repository: fields.repository.default(null),
+  branch: fields.branch.default(null),
+  deploy: fields.deploy.default(null),
   preprodUrl: fields.preprodUrl.default(null),
   ai: fields.ai.default(null),
 }).strict()
@@ -41,6 +58,16 @@ export const ClientPatch = z.object(fields).partial().strict().refine(patch => O
 
 export type ClientCreateInput = z.input<typeof ClientCreate>
 export type ClientPatchInput = z.input<typeof ClientPatch>
+
+/** What the form offers for the deploy: the environment's names, and whether a default exists. */
+export interface DeployChoices {
+  names: string[]
+  /** DEPLOY_COMMAND is set: a client without a deploy of its own is deployed with it. */
+  hasDefault: boolean
+}
+
+/** The form's name for "no deploy of its own: DEPLOY_COMMAND" (not a deploy name, never sent to the routes). */
+export const CLIENT_DEFAULT_DEPLOY = ':default'
 
 /** The form's name for "no provider of its own: the studio's routing" (never sent to the routes). */
 export const CLIENT_STUDIO_ROUTING = 'studio-routing'
@@ -54,6 +81,8 @@ export interface ClientView {
   domains: string[]
   contacts: Array<{ name?: string, email: string, role?: string }>
   repository: string | null
+  branch: string | null
+  deploy: string | null
   preprodUrl: string | null
   ai: { provider: string, model?: string } | null
   hasMissionBrief: boolean

@@ -7,6 +7,7 @@
 // most CLASSIFY_MAX_ATTEMPTS times. Personal data is scrubbed before the model sees a scar.
 import { and, asc, eq, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { Db } from '#db/client'
+import { clients } from '#db/schema/clients'
 import { learnLessons, type LearnLesson } from '#db/schema/learn'
 import type { AiFacade } from '#layers/ai/core/facade'
 import { createScrubber, type Scrubber } from './scrub'
@@ -66,12 +67,14 @@ export function parseClassification(data: unknown): Classification {
   }
 }
 
-type ScarRow = Pick<LearnLesson, 'id' | 'title' | 'description' | 'checkAdded' | 'tags' | 'agent' | 'severity'>
+/** tenantSlug: the tenant the lesson was learnt for, whose model classifies it (null: studio-wide). */
+type ScarRow = Pick<LearnLesson, 'id' | 'title' | 'description' | 'checkAdded' | 'tags' | 'agent' | 'severity'> & { tenantSlug: string | null }
 
 /** Scars (every kind but success) never qualified and not given up on, oldest first. */
 export async function unclassifiedScars(db: Db, limit: number): Promise<ScarRow[]> {
-  return db.select({ id: learnLessons.id, title: learnLessons.title, description: learnLessons.description, checkAdded: learnLessons.checkAdded, tags: learnLessons.tags, agent: learnLessons.agent, severity: learnLessons.severity })
+  return db.select({ id: learnLessons.id, title: learnLessons.title, description: learnLessons.description, checkAdded: learnLessons.checkAdded, tags: learnLessons.tags, agent: learnLessons.agent, severity: learnLessons.severity, tenantSlug: clients.slug })
     .from(learnLessons)
+    .leftJoin(clients, eq(clients.id, learnLessons.tenantId))
     .where(and(ne(learnLessons.kind, 'success'), isNull(learnLessons.errorType), isNull(learnLessons.archivedAt), lt(learnLessons.classifyAttempts, CLASSIFY_MAX_ATTEMPTS)))
     .orderBy(asc(learnLessons.createdAt), asc(learnLessons.id))
     .limit(Math.max(1, Math.min(limit, CLASSIFY_BATCH_MAX)))
@@ -117,7 +120,7 @@ export async function runClassifier(deps: { db: Db, ai: Pick<AiFacade, 'complete
       continue
     }
     try {
-      const answer = await ai.complete({ feature: CLASSIFY_FEATURE, system: CLASSIFY_SYSTEM, prompt, json: true, actor: 'learning-classify', timeoutMs: 60_000, signal: options.signal })
+      const answer = await ai.complete({ feature: CLASSIFY_FEATURE, system: CLASSIFY_SYSTEM, prompt, json: true, actor: 'learning-classify', tenant: scar.tenantSlug ?? undefined, timeoutMs: 60_000, signal: options.signal })
       if (answer.offline) throw new ClassificationAnswerError('no model available (offline answer)')
       const c = parseClassification(answer.data)
       // The rationale and tags are model text: scrubbed before they are stored.

@@ -3,6 +3,7 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { DeployCommandsError, readDeployCommands } from '#layers/clients/core/deploy-commands'
 import { memoryConfig } from '#layers/memory/core/config'
 import { AtlasConfigError, type AtlasEnv } from './env'
 import { readAgentUids, type UidRange } from './spawn-uid'
@@ -80,7 +81,10 @@ export interface SpawnConfig {
   /** How often the routed agent's heartbeat is written while it runs (SPAWN_HEARTBEAT_MS). */
   heartbeatMs: number
   maxIterations: number
+  /** DEPLOY_COMMAND: the deploy of a client without one of its own. */
   deployCommand?: string
+  /** SPAWN_DEPLOY_COMMANDS, name → command: a client picks one by name in the hub (clients.config.deploy). */
+  deployCommands: Record<string, string>
   deployTimeoutMs: number
   /** Base address of the routes to QA when the tenant has no `config.preprodUrl`. */
   qaBaseUrl?: string
@@ -156,6 +160,17 @@ export function readSandboxMode(env: AtlasEnv, isRoot: boolean): SandboxMode {
   return raw as SandboxMode
 }
 
+/** The deploy commands, their error said as the engine's other configuration errors (at the worker's start). */
+function deployCommandsOf(env: AtlasEnv): ReturnType<typeof readDeployCommands> {
+  try {
+    return readDeployCommands(env)
+  }
+  catch (error) {
+    if (error instanceof DeployCommandsError) throw new AtlasConfigError(error.variable, error.detail)
+    throw error
+  }
+}
+
 export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd(), isRoot = process.getuid?.() === 0): SpawnConfig {
   const dataDir = text(env, 'DATA_DIR') ?? join(cwd, '.data')
   const envPass = list(env, 'SPAWN_AGENT_ENV_PASS')
@@ -179,6 +194,7 @@ export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd(), isRoot = pro
   const spawnRoot = text(env, 'SPAWN_ROOT') ?? join(tmpdir(), 'synedre-spawns')
   const logDir = text(env, 'SPAWN_LOG_DIR') ?? join(dataDir, 'spawn-logs')
   const scratchDir = text(env, 'ATLAS_TMP_DIR') ?? join(dataDir, 'tmp')
+  const deploys = deployCommandsOf(env)
   return {
     disabled: flagOn(env, 'ATLAS_SPAWN_DISABLED'),
     agentBin: text(env, 'SPAWN_AGENT_BIN') ?? 'claude',
@@ -212,7 +228,8 @@ export function readSpawnConfig(env: AtlasEnv, cwd = process.cwd(), isRoot = pro
     reflexDir: memoryConfig(env).reflexDir,
     heartbeatMs: integer(env, 'SPAWN_HEARTBEAT_MS', 60_000, 100, 600_000),
     maxIterations: integer(env, 'SPAWN_MAX_ITERATIONS', 3, 1, 10),
-    deployCommand: text(env, 'DEPLOY_COMMAND'),
+    deployCommand: deploys.fallback,
+    deployCommands: deploys.named,
     deployTimeoutMs: integer(env, 'DEPLOY_TIMEOUT_SEC', 900, 1, 6 * 3600) * 1000,
     qaBaseUrl,
     qaNavigationTimeoutMs: integer(env, 'SPAWN_QA_TIMEOUT_MS', 30_000, 100, 600_000),

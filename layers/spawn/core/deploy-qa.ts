@@ -1,9 +1,10 @@
-// A chantier after its agent: `deploying` (DEPLOY_COMMAND) → `qa` (browser QA of the
+// A chantier after its agent: `deploying` (the client's named deploy command, else DEPLOY_COMMAND) → `qa` (browser QA of the
 // contract's routes) → pass: summary → `actioned` and a victory; fail: a new spawn carrying
 // the errors, at most SPAWN_MAX_ITERATIONS, then an escalation (and a scar).
 import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { clip } from './text'
 import type { ResultContract } from './contract'
+import { deployCommandFor } from '#layers/clients/core/deploy-commands'
 import { runDeploy } from './deploy'
 import { sendTeamMail, summaryMail } from './notify'
 import { escalate, recordActioned } from './outcomes'
@@ -16,7 +17,15 @@ import type { Finished, WorkerDeps } from './worker-deps'
 export async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contract: ResultContract, checkout: string): Promise<Finished> {
   const { db, config } = deps
   const { spawn, message, tenant } = context
-  if (!config.deployCommand) {
+  const deployName = tenant?.deploy ?? null
+  let command: string | undefined
+  try {
+    command = deployCommandFor({ fallback: config.deployCommand, named: config.deployCommands }, deployName)
+  }
+  catch (error) {
+    return await escalate(deps, context, `the client's deploy cannot run: ${(error as Error).message}`, { contract, outcome: 'escalated' })
+  }
+  if (!command) {
     return await escalate(deps, context, 'DEPLOY_COMMAND is not set: a chantier cannot be deployed to pre-production', { contract, outcome: 'escalated' })
   }
   await setInbox(db, message.id, 'deploying')
@@ -24,13 +33,13 @@ export async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contr
   let qaReport: QaReport | null = null
   try {
     const deploy = await runDeploy({
-      command: config.deployCommand, tenantSlug: tenant?.slug ?? null, messageId: message.id, spawnId: spawn.id,
+      command, tenantSlug: tenant?.slug ?? null, messageId: message.id, spawnId: spawn.id,
       cwd: checkout, timeoutMs: config.deployTimeoutMs, graceMs: config.killGraceMs, env: deps.env, signal: deps.signal,
     })
     await updateSpawn(db, spawn.id, { deploy: { ok: deploy.ok, command: deploy.command, exitCode: deploy.exitCode, signal: deploy.signal, timedOut: deploy.timedOut, durationMs: deploy.durationMs, outputTail: deploy.outputTail } })
     await deps.audit(db, {
       messageId: message.id, action: 'deployed', actor: deps.actor,
-      details: { spawnId: spawn.id, iteration: spawn.iteration, ok: deploy.ok, command: deploy.command, exitCode: deploy.exitCode, signal: deploy.signal, timedOut: deploy.timedOut, durationMs: deploy.durationMs },
+      details: { spawnId: spawn.id, iteration: spawn.iteration, ok: deploy.ok, deploy: deployName ?? 'default', command: deploy.command, exitCode: deploy.exitCode, signal: deploy.signal, timedOut: deploy.timedOut, durationMs: deploy.durationMs },
     })
     if (!deploy.ok) {
       errors = [{ kind: 'deploy', route: '(deploy)', message: `${deploy.timedOut ? `the deploy did not finish within ${Math.round(config.deployTimeoutMs / 1000)} s` : `the deploy exited with code ${deploy.exitCode ?? deploy.signal}`}: ${clip(deploy.outputTail.trim().split('\n').slice(-15).join('\n'), 2000)}` }]

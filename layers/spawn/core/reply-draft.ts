@@ -1,5 +1,6 @@
-// The client reply for a finished run, drafted through the AI facade (mistral,
-// mistral-small-latest: formal register, 3 to 6 sentences, the team's signature) and kept in
+// The client reply for a finished run, drafted through the AI facade with the tenant's own
+// model (clients.config.ai; the seed's mistral-small-latest for a message without a tenant or
+// a tenant without a choice): formal register, 3 to 6 sentences, the team's signature; kept in
 // atlas_reply_drafts for a human to edit, copy or send themselves. The AI never sends it:
 // a human marks it sent, and that is audited with who did (hub_audit).
 import { and, desc, eq, sql } from 'drizzle-orm'
@@ -9,12 +10,13 @@ import { atlasInbox, atlasMessages, atlasReplyDrafts, type AtlasReplyDraft } fro
 import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { clients } from '#db/schema/clients'
 import type { AiFacade } from '#layers/ai/core/facade'
+import { resolveTenantAi, type TenantAi } from '#layers/ai/core/tenant'
 import { clip } from './text'
 import { REPLY_SENTENCES, replySentences } from './reply-style'
 
 export const REPLY_DRAFT_FEATURE = 'atlas_reply_draft'
-export const REPLY_DRAFT_PROVIDER = 'mistral'
-export const REPLY_DRAFT_MODEL = 'mistral-small-latest'
+/** The seed's model for reply drafts when the tenant chose none (a tenant's choice wins). */
+export const REPLY_DRAFT_DEFAULT: TenantAi = { provider: 'mistral', model: 'mistral-small-latest' }
 
 export class ReplyDraftError extends Error {
   constructor(readonly code: 'not_found' | 'no_finished_run' | 'not_editable', message: string, readonly statusCode: number) {
@@ -83,10 +85,12 @@ export async function draftReply(deps: { db: Db, ai: Pick<AiFacade, 'generateCon
     throw new ReplyDraftError('no_finished_run', `Message #${input.messageId} has no run that did the work yet (actioned): nothing to reply about.`, 409)
   }
   const message = row.atlas_messages
+  // The facade applies the tenant's choice itself when no provider is named; the default is
+  // named only for a message whose tenant has none (or that has no tenant).
+  const tenantChoice = row.clients ? await resolveTenantAi(db, row.clients.id) : null
   const answer = await deps.ai.generateContent({
     feature: REPLY_DRAFT_FEATURE,
-    provider: REPLY_DRAFT_PROVIDER,
-    model: REPLY_DRAFT_MODEL,
+    ...(tenantChoice ? {} : REPLY_DRAFT_DEFAULT),
     systemPrompt: replyDraftSystemPrompt(deps.signature),
     prompt: replyDraftPrompt({
       subject: message.subject, from: message.fromAddress, body: message.textBody, summary: result.summary,

@@ -38,7 +38,7 @@ export async function spawnAndFinish(deps: WorkerDeps, context: SpawnContext, jo
     // A workspace that could not be prepared was removed (or never given away).
     let disposed: 'kept' | 'removed' = 'removed'
     try {
-      const workspace = await prepareWorkspace({ root: config.spawnRoot, spawnId: context.spawn.id, repository: context.tenant?.repository ?? config.defaultRepository ?? null, owner: owner.user })
+      const workspace = await prepareWorkspace({ root: config.spawnRoot, spawnId: context.spawn.id, repository: context.tenant?.repository ?? config.defaultRepository ?? null, branch: context.tenant?.branch ?? null, owner: owner.user })
       // Until disposeWorkspace says otherwise (it may throw).
       disposed = 'kept'
       try {
@@ -71,7 +71,7 @@ async function briefSpawn(deps: WorkerDeps, context: SpawnContext): Promise<{ co
   const request = `${context.message.subject}\n${context.message.textBody}`
   let assembled: SpawnBriefing
   try {
-    assembled = await assembleSpawnBriefing({ db: deps.db, embedder: memoryOf(deps).embedder, reflexDir: config.reflexDir, budget: config.briefingBudget, lessons: config.briefingLessons, log: deps.log }, { intent: context.inbox.intent, tenantId: context.tenant?.id ?? null, taskId: context.spawn.taskId, request })
+    assembled = await assembleSpawnBriefing({ db: deps.db, embedder: memoryOf(deps).embedderFor(context.tenant?.slug ?? null), reflexDir: config.reflexDir, budget: config.briefingBudget, lessons: config.briefingLessons, log: deps.log }, { intent: context.inbox.intent, tenantId: context.tenant?.id ?? null, taskId: context.spawn.taskId, request })
   }
   catch (error) {
     deps.log(`[atlas-spawn-worker] message #${context.message.id}: the briefing could not be assembled (${(error as Error).message}); the spawn goes unbriefed`)

@@ -13,7 +13,8 @@ export interface SpawnContext {
   spawn: AtlasSpawn
   message: MessageRef & { fromName: string | null, textBody: string, receivedAt: Date }
   inbox: { intent: string | null, confidence: number | null, model: string | null, reasoning: string | null, tenantId: string | null }
-  tenant: (PromptTenant & { id: string, repository: string | null }) | null
+  /** branch: checked out and committed on (null: the repository's default); deploy: the named deploy command (null: DEPLOY_COMMAND). */
+  tenant: (PromptTenant & { id: string, repository: string | null, branch: string | null, deploy: string | null }) | null
   previous: AtlasSpawn | null
   /** The registry agent the message was routed to (set by the run once routed); null: unrouted. */
   agent: string | null
@@ -37,6 +38,8 @@ export async function loadContext(db: Db, spawnId: string): Promise<SpawnContext
           id: client.id, slug: client.slug, name: client.name,
           preprodUrl: typeof client.config?.preprodUrl === 'string' ? client.config.preprodUrl : null,
           repository: typeof client.config?.repository === 'string' ? client.config.repository : null,
+          branch: typeof client.config?.branch === 'string' ? client.config.branch : null,
+          deploy: typeof client.config?.deploy === 'string' ? client.config.deploy : null,
         }
       : null,
     previous: previous ?? null,

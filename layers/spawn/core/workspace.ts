@@ -80,7 +80,15 @@ export function checkRepository(repository: string): string {
   return value
 }
 
-export async function prepareWorkspace(input: { root: string, spawnId: string, repository: string | null, owner: AgentUser | null, timeoutMs?: number }): Promise<Workspace> {
+/** The tenant's branch: checked again here (the hub's check may be older than this code). */
+export function checkBranch(branch: string): string {
+  const value = branch.trim()
+  if (!value || value.startsWith('-') || /[\0\s~^:?*[\\]/.test(value)) throw new WorkspaceError(`not a branch name: "${branch}"`)
+  return value
+}
+
+/** branch: the one cloned (and committed on by the agent); null: the repository's default (an empty repository's own). */
+export async function prepareWorkspace(input: { root: string, spawnId: string, repository: string | null, branch?: string | null, owner: AgentUser | null, timeoutMs?: number }): Promise<Workspace> {
   const paths = workspacePaths(input.root, input.spawnId)
   mkdirSync(input.root, { recursive: true })
   // Others may traverse the root (the agent's user reaches its own folder) but not list it.
@@ -90,16 +98,17 @@ export async function prepareWorkspace(input: { root: string, spawnId: string, r
   for (const dir of [paths.homeDir, paths.outDir, paths.tmpDir]) mkdirSync(dir, { mode: 0o700 })
   const timeout = input.timeoutMs ?? 300_000
   const repository = input.repository ? checkRepository(input.repository) : null
+  const branch = input.branch ? checkBranch(input.branch) : null
   try {
-    if (repository) await run('git', ['clone', '--quiet', '--no-hardlinks', '--', repository, paths.workDir], { timeout })
+    if (repository) await run('git', ['clone', '--quiet', '--no-hardlinks', ...(branch ? ['--branch', branch] : []), '--', repository, paths.workDir], { timeout })
     else {
       mkdirSync(paths.workDir)
-      await run('git', ['init', '--quiet', paths.workDir], { timeout })
+      await run('git', ['init', '--quiet', ...(branch ? [`--initial-branch=${branch}`] : []), paths.workDir], { timeout })
     }
   }
   catch (error) {
     rmSync(paths.dir, { recursive: true, force: true })
-    throw new WorkspaceError(`the tenant's repository could not be checked out (${repository ?? 'empty'}): ${((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').slice(-3).join(' ')}`)
+    throw new WorkspaceError(`the tenant's repository could not be checked out (${repository ?? 'empty'}${branch ? `, branch ${branch}` : ''}): ${((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').slice(-3).join(' ')}`)
   }
   excludeSandboxPlaceholders(paths.workDir)
   // Commits carry the agent's name; the git identity is not a secret.

@@ -81,7 +81,9 @@ async function askModel(deps: ClassifyDeps, target: ClassifyTarget, standing: St
   const prompt = buildClassificationPrompt({ from: message.fromAddress, fromName: message.fromName, subject: message.subject, attachments, body: message.textBody, ocrText: target.ocrText, senderAuth })
   const decision: Decision = { source: { provider: null, model: '' } }
   try {
-    const result = await deps.ai.complete({ feature: CLASSIFY_FEATURE, system: SYSTEM_PROMPT, prompt, json: true, timeoutMs: deps.config.timeoutMs, actor: deps.actor })
+    // The tenant's own model (clients.config.ai) when the sender is its authenticated contact;
+    // an unauthenticated From never chooses the provider (nor whose bill the call lands on).
+    const result = await deps.ai.complete({ feature: CLASSIFY_FEATURE, system: SYSTEM_PROMPT, prompt, json: true, timeoutMs: deps.config.timeoutMs, actor: deps.actor, tenant: standing.tenant?.slug })
     decision.source = modelOf(result)
     decision.rawAnswer = result.content
     const checked = checkAnswer(result.data)

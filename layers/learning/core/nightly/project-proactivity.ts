@@ -32,15 +32,16 @@ export const ProactivityAnswer = z.object({
 
 const SYSTEM = promptFile(new URL('./project-proactivity.system.md', import.meta.url))
 
-interface Project { id: string, name: string, tenantId: string, tenantName: string }
+/** tenantSlug: the tenant the model call is made for (its clients.config.ai, its ledger rows). */
+interface Project { id: string, name: string, tenantId: string, tenantSlug: string, tenantName: string }
 
 async function watchedProjects(ctx: NightlyContext, since: Date): Promise<Project[]> {
-  const rows = await ctx.db.execute<{ id: string, name: string, tenant_id: string, tenant_name: string }>(sql`
-    select p.id, p.name, p.tenant_id, c.name as tenant_name from work_projects p join clients c on c.id = p.tenant_id
+  const rows = await ctx.db.execute<{ id: string, name: string, tenant_id: string, tenant_slug: string, tenant_name: string }>(sql`
+    select p.id, p.name, p.tenant_id, c.slug as tenant_slug, c.name as tenant_name from work_projects p join clients c on c.id = p.tenant_id
     where p.status = 'active' and c.active
       and exists (select 1 from atlas_inbox i join atlas_messages m on m.id = i.message_id where i.tenant_id = p.tenant_id and m.received_at >= ${since.toISOString()} and m.received_at < ${ctx.now.toISOString()})
     order by c.name, p.name, p.id`)
-  return rows.map(r => ({ id: r.id, name: r.name, tenantId: r.tenant_id, tenantName: r.tenant_name }))
+  return rows.map(r => ({ id: r.id, name: r.name, tenantId: r.tenant_id, tenantSlug: r.tenant_slug, tenantName: r.tenant_name }))
 }
 
 type MessageRow = { id: string, message_id: string | null, in_reply_to: string | null, thread_references: string[] | null, subject: string, from_address: string | null, at: string | Date, text_body: string }
@@ -137,7 +138,7 @@ export const projectProactivity: NightlyFeature = {
         continue
       }
       try {
-        const answer = await ctx.ai.complete({ feature: PROJECT_PROACTIVITY_KEY, system: SYSTEM, prompt: threadPrompt(project, thread), json: true, actor: 'nightly-consolidation', timeoutMs: 120_000, signal: ctx.signal })
+        const answer = await ctx.ai.complete({ feature: PROJECT_PROACTIVITY_KEY, system: SYSTEM, prompt: threadPrompt(project, thread), json: true, actor: 'nightly-consolidation', tenant: project.tenantSlug, timeoutMs: 120_000, signal: ctx.signal })
         const parsed = ProactivityAnswer.safeParse(answer.data)
         if (!parsed.success) throw new Error(`the model's answer is outside the schema (${parsed.error.issues[0]?.message ?? 'invalid'})`)
         const reason = parsed.data.reason.replace(/\s+/g, ' ').slice(0, REASON_MAX)

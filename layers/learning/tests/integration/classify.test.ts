@@ -5,6 +5,8 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { aiConsumption } from '#db/schema/ai'
+import { clients } from '#db/schema/clients'
 import { learnLessons } from '#db/schema/learn'
 import { CLASSIFY_MAX_ATTEMPTS, parseClassification, runClassifier } from '../../core/classify'
 import { startScriptedModel, type ScriptedModel } from '../fakes/model'
@@ -41,6 +43,19 @@ describeOnBothDatabases('learning scar classifier', (database) => {
     // Already qualified: a second run has nothing to do.
     expect(await runClassifier({ db, ai: model.facade(db) })).toMatchObject({ candidates: 0 })
     expect(model.requests()).toHaveLength(1)
+  })
+
+  it('classifies a tenant\'s scar with that tenant\'s model (clients.config.ai), its ledger row carrying the tenant', async () => {
+    const { db } = database()
+    const [tenant] = await db.insert(clients).values({ slug: `scarred-${Date.now()}`, name: 'Scarred', config: { ai: { provider: 'mistral', model: 'mistral-medium-latest' } } }).returning()
+    await lesson(db, { tenantId: tenant!.id })
+    model.answer(verdict())
+    const ai = model.facade(db)
+    expect(await runClassifier({ db, ai })).toMatchObject({ classified: 1 })
+    await ai.flush()
+    expect(model.requests()[0]!.body).toMatchObject({ model: 'mistral-medium-latest' })
+    const [row] = await db.select({ tenant: aiConsumption.tenant, model: aiConsumption.model }).from(aiConsumption).where(eq(aiConsumption.tenant, tenant!.slug))
+    expect(row).toEqual({ tenant: tenant!.slug, model: 'mistral-medium-latest' })
   })
 
   it('records an answer outside the schema as that scar\'s failure and goes on; gives up after the maximum of attempts', async () => {

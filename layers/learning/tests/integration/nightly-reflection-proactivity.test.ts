@@ -12,6 +12,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { Db } from '#db/client'
 import { agents } from '#db/schema/agents'
+import { aiConsumption } from '#db/schema/ai'
 import { atlasInbox, atlasMessages, atlasReplyDrafts } from '#db/schema/atlas'
 import { clients } from '#db/schema/clients'
 import { learnNightlyMarks } from '#db/schema/learn'
@@ -197,6 +198,11 @@ describeOnBothDatabases('nightly reflection and project proactivity', (database)
     expect(prompt).not.toContain('Unrelated.')
     const rows = await db.select().from(learnProjectThreads)
     expect(rows).toEqual([expect.objectContaining({ projectId: planted.projectId, tenantId, verdict: 'action_required', messageIds: planted.thread, replyIds: planted.replies, day: new Date().toISOString().slice(0, 10) })])
+    // The call was made for the project's tenant: its ledger row says whose it was.
+    const [tenant] = await db.select({ slug: clients.slug }).from(clients).where(eq(clients.id, tenantId))
+    const ledger = await db.select({ tenant: aiConsumption.tenant }).from(aiConsumption).where(eq(aiConsumption.feature, 'nightly_project_proactivity'))
+    expect(ledger.length).toBeGreaterThan(0)
+    expect(ledger.every(row => row.tenant === tenant!.slug)).toBe(true)
     const again = await run(['--live', '--only', 'project-proactivity'])
     expect(feature(again.output, 'project-proactivity').counts).toMatchObject({ classified: 0, alreadyClassified: 1 })
     expect(model.requests()).toHaveLength(1)

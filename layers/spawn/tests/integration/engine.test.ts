@@ -1,7 +1,10 @@
 // The spawn engine on both databases, in process with real parts: pg-boss on the test
 // database, the stand-in agent through the pseudo-terminal wrapper, the mail facade with a
 // capturing transport, Debian chromium against the local QA fixture site.
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
@@ -340,6 +343,37 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(missing.passed).toBe(false)
     expect(missing.errors[0]).toMatchObject({ kind: 'application', route: '/not-there', message: expect.stringMatching(/^HTTP 404 at /) })
   })
+
+  it('clones the client\'s branch and runs the client\'s named deploy command; a name the environment no longer defines escalates, nothing run', async () => {
+    const { db } = database()
+    // The client's own repository: its branch `preprod` holds a file its default branch has not.
+    const repository = join(engine.base, `client-${randomUUID().slice(0, 8)}`)
+    const git = (...args: string[]) => execFileSync('git', ['-C', repository, '-c', 'user.name=Test', '-c', 'user.email=test@localhost', ...args])
+    execFileSync('git', ['init', '--quiet', '--initial-branch=main', repository])
+    writeFileSync(join(repository, 'README.md'), '# main\n')
+    git('add', '-A')
+    git('commit', '--quiet', '-m', 'init')
+    git('checkout', '--quiet', '-b', 'preprod')
+    writeFileSync(join(repository, 'BRANCH.txt'), 'the preprod branch\n')
+    git('add', '-A')
+    git('commit', '--quiet', '-m', 'preprod')
+    git('checkout', '--quiet', 'main')
+    const config = { ...engine.config, deployCommand: 'echo the default; exit 3', deployCommands: { 'client-site': 'cat BRANCH.txt; echo named {tenant}', 'other-site': 'echo other; exit 4' } }
+    const tenant = await createTenant(db, { preprodUrl: site.url, repository, branch: 'preprod', deploy: 'client-site' })
+    const id = await classifiedMessage(db, { intent: 'chantier', tenantId: tenant.id })
+    const stale = await createTenant(db, { preprodUrl: site.url, deploy: 'removed-since' })
+    const staleId = await classifiedMessage(db, { intent: 'chantier', tenantId: stale.id })
+    await engine.cycle()
+    await engine.drain({ ...variant('chantier', { STAND_IN_ROUTES: '/healthy' }), config })
+    expect(await inbox(db, id)).toMatchObject({ status: 'actioned' })
+    const [spawn] = await spawnsOf(db, id)
+    expect(spawn!.deploy).toMatchObject({ ok: true, command: `cat BRANCH.txt; echo named '${tenant.slug}'`, outputTail: `the preprod branch\nnamed ${tenant.slug}\n` })
+    expect((await audits(db, id)).find(a => a.action === 'deployed')?.details).toMatchObject({ ok: true, deploy: 'client-site' })
+    // The spawn's embedding calls (its briefing's recall, its lesson's indexing) are its tenant's in the ledger.
+    expect(await db.select({ tenant: aiConsumption.tenant }).from(aiConsumption).where(sql`${aiConsumption.feature} = 'memory_sync' and ${aiConsumption.tenant} = ${tenant.slug}`)).not.toEqual([])
+    expect(await inbox(db, staleId)).toMatchObject({ status: 'escalated', needsHuman: true, statusReason: expect.stringContaining('the client\'s deploy "removed-since" is not defined (defined: client-site, other-site)') })
+    expect(await actions(db, staleId)).not.toContain('deployed')
+  }, 180_000)
 
   it('escalates after 3 iterations when QA keeps failing', async () => {
     const { db } = database()

@@ -243,6 +243,9 @@ describe('configuration and guardrails', () => {
     // At most 3 messages per cycle: fewer may be asked for, never more.
     expect(readSpawnConfig({ SPAWN_MAX_PER_CYCLE: '1' }).maxPerCycle).toBe(1)
     expect(() => readSpawnConfig({ SPAWN_MAX_PER_CYCLE: '4' })).toThrow(/SPAWN_MAX_PER_CYCLE/)
+    // The named deploys are read with the rest, at the worker's start: a bad value stops it there.
+    expect(() => readSpawnConfig({ SPAWN_DEPLOY_COMMANDS: 'static-site=./deploy.sh' })).toThrow(expect.objectContaining({ name: 'AtlasConfigError', variable: 'SPAWN_DEPLOY_COMMANDS', message: expect.stringMatching(/^SPAWN_DEPLOY_COMMANDS: not JSON/) }))
+    expect(readSpawnConfig({ DEPLOY_COMMAND: './deploy.sh {tenant}', SPAWN_DEPLOY_COMMANDS: '{"static-site":"./static.sh {tenant}"}' })).toMatchObject({ deployCommand: './deploy.sh {tenant}', deployCommands: { 'static-site': './static.sh {tenant}' } })
   })
   it('falls back to `claude` when SPAWN_AGENT_BIN is set but empty', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wrapper-args-'))

@@ -3,12 +3,12 @@
 // invisible to `git status` and `git add -A` while the agent's own files are not. The real
 // placeholders (/dev/null mounts inside srt) are met in tests/integration/claude-cli.test.ts.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DANGEROUS_FILES, getDangerousDirectories } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js'
-import { prepareWorkspace, SRT_PLACEHOLDERS } from '#layers/spawn/core/workspace'
+import { prepareWorkspace, SRT_PLACEHOLDERS, WorkspaceError } from '#layers/spawn/core/workspace'
 
 const roots: string[] = []
 afterEach(() => {
@@ -38,5 +38,35 @@ describe('the spawn\'s checkout and srt\'s placeholders', () => {
     expect(git('status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean).sort()).toEqual(['?? page.html', '?? sub/.profile'])
     git('add', '-A')
     expect(git('diff', '--cached', '--name-only').split('\n').filter(Boolean).sort()).toEqual(['page.html', 'sub/.profile'])
+  })
+
+  it('checks out the client\'s branch, where the agent\'s commits go; refuses a branch that is not one', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'spawn-workspace-'))
+    roots.push(root)
+    const origin = join(root, 'origin')
+    const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=Test', '-c', 'user.email=test@localhost', ...args], { encoding: 'utf8' }).trim()
+    execFileSync('git', ['init', '--quiet', '--initial-branch=main', origin])
+    writeFileSync(join(origin, 'README.md'), 'main\n')
+    git(origin, 'add', '-A')
+    git(origin, 'commit', '--quiet', '-m', 'init')
+    git(origin, 'checkout', '--quiet', '-b', 'release/preprod')
+    writeFileSync(join(origin, 'BRANCH.txt'), 'release/preprod\n')
+    git(origin, 'add', '-A')
+    git(origin, 'commit', '--quiet', '-m', 'the branch')
+    git(origin, 'checkout', '--quiet', 'main')
+    const onBranch = await prepareWorkspace({ root, spawnId: 'ws-branch', repository: origin, branch: 'release/preprod', owner: null })
+    expect(git(onBranch.workDir, 'symbolic-ref', '--short', 'HEAD')).toBe('release/preprod')
+    expect(readFileSync(join(onBranch.workDir, 'BRANCH.txt'), 'utf8')).toBe('release/preprod\n')
+    // The agent's commit lands on that branch, ready to push back to it.
+    writeFileSync(join(onBranch.workDir, 'page.html'), '<h1>new</h1>\n')
+    git(onBranch.workDir, 'add', 'page.html')
+    git(onBranch.workDir, 'commit', '--quiet', '-m', 'feat: the page')
+    expect(git(onBranch.workDir, 'log', '--format=%s', 'release/preprod', '-2').split('\n')).toEqual(['feat: the page', 'the branch'])
+    const byDefault = await prepareWorkspace({ root, spawnId: 'ws-default', repository: origin, branch: null, owner: null })
+    expect(git(byDefault.workDir, 'symbolic-ref', '--short', 'HEAD')).toBe('main')
+    const empty = await prepareWorkspace({ root, spawnId: 'ws-empty', repository: null, branch: 'preprod', owner: null })
+    expect(git(empty.workDir, 'symbolic-ref', '--short', 'HEAD')).toBe('preprod')
+    await expect(prepareWorkspace({ root, spawnId: 'ws-missing', repository: origin, branch: 'nowhere', owner: null })).rejects.toThrow(/could not be checked out \(.*, branch nowhere\)/)
+    await expect(prepareWorkspace({ root, spawnId: 'ws-option', repository: origin, branch: '--upload-pack=touch /tmp/x', owner: null })).rejects.toBeInstanceOf(WorkspaceError)
   })
 })

@@ -3,7 +3,7 @@ import { ClientCreate } from '#layers/clients/core/schemas'
 
 export default defineEventHandler(async (event) => {
   const input = validInput(ClientCreate, await readBody(event))
-  const client = clientOrThrow(await createClient(await useDb(), input, currentUser(event).email))
+  const client = clientOrThrow(await createClient(await useDb(), input, currentUser(event).email, deployChoices().names))
   setResponseStatus(event, 201)
   return { client }
 })

@@ -9,7 +9,7 @@ const Body = z.object({
 })
 
 // Operator+: a new draft of the client reply, written by the person (body) or drafted from
-// the run that did the work through the AI facade (mistral-small-latest). The draft before is
+// the run that did the work through the AI facade (the client's model, else mistral-small-latest). The draft before is
 // kept in the history. A human copies and sends it; the AI never sends anything.
 export default defineEventHandler(async (event) => {
   const { messageId, body } = await readValidatedBody(event, Body.parse)
