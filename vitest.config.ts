@@ -41,7 +41,8 @@ export default defineConfig({
     maxWorkers,
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
-      { test: { name: 'unit', maxWorkers, include: ['tests/unit/**/*.test.ts', 'layers/*/tests/unit/**/*.test.ts'] } },
+      // Unit tests that read the whole tree (layering, docs) met the 5 s default at load 19.
+      { test: { name: 'unit', maxWorkers, include: ['tests/unit/**/*.test.ts', 'layers/*/tests/unit/**/*.test.ts'], testTimeout: 20_000 } },
       {
         test: {
           name: 'integration',
