@@ -3,7 +3,9 @@
 // secret the environment holds.
 import { readAtlasConfig, type AtlasEnv } from '#layers/atlas/core/config'
 import { readMailConfig } from '#layers/atlas/core/mail/mailer'
+import { providerBaseUrl } from '#layers/ai/core/env'
 import type { AiFacade } from '#layers/ai/core/facade'
+import { displayUrl } from '#layers/ai/core/redact'
 import { readSpawnConfig } from '#layers/spawn/core/config'
 import { testModel } from './describe'
 import { probeAgentCli } from './probes/agent-cli'
@@ -57,7 +59,8 @@ export async function testConnection(name: ConnectionName, deps: ConnectionTestD
     if (isModel(name)) {
       const model = testModel(env, name)
       if (!model) throw new NotConfigured('OPENAI_COMPAT_MODEL is not set: no model to test')
-      return await probeModel(deps.facade, { provider: name, model, actor: deps.actor, deadlineMs: deadline(NETWORK_DEADLINE_MS * 3) })
+      const baseUrl = displayUrl(providerBaseUrl(env, name) ?? undefined)
+      return await probeModel(deps.facade, { provider: name, model, actor: deps.actor, deadlineMs: deadline(NETWORK_DEADLINE_MS * 3), baseUrl })
     }
     throw new NotConfigured('OCR runs inside the collector (tesseract.js): nothing to connect to')
   }

@@ -25,7 +25,7 @@ export async function probeClamd(clamd: { host: string, port: number }, deadline
     answer = await withDeadline(deadlineMs, reply, destroy)
   }
   catch (error) {
-    throw new Error(networkFailure(error, clamd.host, clamd.port) ?? `clamd at ${where} failed: ${(error as Error).message}`)
+    throw new Error(networkFailure(error, clamd.host, clamd.port) ?? `clamd at ${where} failed: ${(error as Error).message}`, { cause: error })
   }
   finally {
     destroy()

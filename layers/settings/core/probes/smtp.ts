@@ -24,7 +24,7 @@ export async function probeSmtp(config: SmtpConfig, deadlineMs: number): Promise
       : `EHLO accepted by ${config.host}:${config.port} (no ATLAS_SMTP_USER: no login tried)`
   }
   catch (error) {
-    throw new Error(smtpFailure(error, config))
+    throw new Error(smtpFailure(error, config), { cause: error })
   }
   finally {
     transporter.close()

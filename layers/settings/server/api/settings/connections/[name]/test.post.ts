@@ -13,7 +13,7 @@ export default defineEventHandler(async (event) => {
   const user = currentUser(event)
   if (!limiter.take(user.email)) {
     const seconds = Math.ceil(limiter.retryAfterMs(user.email) / 1000)
-    setResponseHeader(event, 'retry-after', String(seconds))
+    setResponseHeader(event, 'retry-after', seconds)
     throw createError({ statusCode: 429, statusMessage: `Too many connection tests: try again in ${seconds} s.`, data: { code: 'too_many_tests', retryAfterSeconds: seconds } })
   }
   const result = await testConnection(name, { env: process.env, facade: useAiFacade(), actor: user.email })
