@@ -30,6 +30,7 @@ export async function probeModel(facade: Pick<AiFacade, 'chatWithTools' | 'embed
 /** A provider's failure as the settings page says it. */
 function inWords(failure: FailedProvider, input: ModelProbeInput): string {
   const where = input.baseUrl ?? failure.provider
+  if (failure.code === 'cooldown') return `${failure.provider} is cooling down after repeated failures: the hub does not call it for a few minutes (its failures are on the AI page); test again then`
   if (failure.code === 'network') return `${failure.provider} could not be reached at ${where} (connection refused, DNS or TLS)`
   if (failure.code === 'timeout') return `${failure.provider} timed out after ${formatSeconds(input.deadlineMs)} at ${where}`
   if (failure.status === 401 || failure.status === 403) return `${failure.provider} refused the key (HTTP ${failure.status}) at ${where}`
