@@ -8,6 +8,7 @@ import { domain as ai } from '#layers/ai/core/domain'
 import { domain as worksites } from '#layers/worksites/core/domain'
 import { domain as health } from '#layers/health/core/domain'
 import { domain as clients } from '#layers/clients/core/domain'
+import { domain as settings } from '#layers/settings/core/domain'
 
 /** The domains in sidebar order. */
-export const domains: DomainDescriptor[] = [atlas, clients, agents, memory, learning, skills, ai, worksites, health]
+export const domains: DomainDescriptor[] = [atlas, clients, agents, memory, learning, skills, ai, worksites, health, settings]
