@@ -45,6 +45,17 @@ describe('authorisation policy', () => {
     expect(requirementFor('PUT', '/api/agents/studio-policy')).toEqual({ public: false, minRole: 'founder' })
   })
 
+  it('keeps people founder-only, reads included, and one-time links public (issue 34, Deliver 3)', () => {
+    expect(requirementFor('GET', '/api/people')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('POST', '/api/people')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('PATCH', '/api/people/0b7c')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('PUT', '/api/people/0b7c/active')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('POST', '/api/people/0b7c/reset-link')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('POST', '/api/auth/link')).toEqual({ public: true })
+    expect(requirementFor('POST', '/api/auth/link/password')).toEqual({ public: true })
+    expect(requirementFor('GET', '/api/auth/link')).toEqual({ public: false, minRole: 'viewer' })
+  })
+
   it('ranks founder above operator above viewer', () => {
     expect(roleAllows('founder', 'operator')).toBe(true)
     expect(roleAllows('operator', 'operator')).toBe(true)
