@@ -30,7 +30,7 @@ export const PersonActive = z.object({ active: z.boolean() }).strict()
 /** What a one-time link's page sends: the token from the address, and the new password. */
 export const LinkToken = z.string().regex(/^[\w-]{43}$/, 'not a link token')
 export const LinkLookup = z.object({ token: LinkToken }).strict()
-export const LinkUse = z.object({ token: LinkToken, password: z.string().min(1).max(MAX_PASSWORD_LENGTH) }).strict()
+export const LinkPassword = z.object({ token: LinkToken, password: z.string().min(1).max(MAX_PASSWORD_LENGTH) }).strict()
 
 export type PersonCreateInput = z.input<typeof PersonCreate>
 

@@ -47,7 +47,7 @@ export type LinkRefusal =
   | { ok: false, status: 410, code: 'link_used' | 'link_expired' | 'account_inactive', message: string }
   | { ok: false, status: 429, code: 'too_many_attempts', message: string, retryAfterSeconds: number }
 
-export type LinkLookup = { ok: true, kind: OneTimeLinkKind, email: string, name: string } | LinkRefusal
+export type LinkLookupResult = { ok: true, kind: OneTimeLinkKind, email: string, name: string } | LinkRefusal
 
 /** Seconds this address still waits before its next token is checked, or 0. */
 export async function linkWait(db: Db, address: string, now = new Date()): Promise<number> {
@@ -92,24 +92,24 @@ async function findLink(db: Db, token: string, address: string, now: Date): Prom
 }
 
 /** Whose link this is, for its page: nothing is consumed. */
-export async function lookupLink(db: Db, token: string, address: string, now = new Date()): Promise<LinkLookup> {
+export async function lookupLink(db: Db, token: string, address: string, now = new Date()): Promise<LinkLookupResult> {
   const found = await findLink(db, token, address, now)
   return found.ok ? { ok: true, kind: found.kind, email: found.user.email, name: found.user.name } : found
 }
 
-export type LinkUse = { ok: true, user: HubUser } | LinkRefusal
+export type LinkPasswordResult = { ok: true, user: HubUser } | LinkRefusal
 
 /**
  * Sets the account's password from its link: the link is used up, the account's other sessions
  * end (the session version moves on), and the person counts as signed in from this address.
  */
-export async function useLink(db: Db, token: string, password: string, address: string, now = new Date()): Promise<LinkUse> {
+export async function setPasswordByLink(db: Db, token: string, password: string, address: string, now = new Date()): Promise<LinkPasswordResult> {
   const found = await findLink(db, token, address, now)
   if (!found.ok) return found
   const problem = passwordProblem(password, found.user.email)
   if (problem) return { ok: false, status: 400, code: 'weak_password', message: `The password is refused: ${problem}.` }
   const passwordHash = await hashPassword(password)
-  return await db.transaction(async (tx): Promise<LinkUse> => {
+  return await db.transaction(async (tx): Promise<LinkPasswordResult> => {
     // Checked again under the row's lock: of two uses at once, one finds it used.
     const [link] = await tx.select().from(hubOneTimeLinks).where(eq(hubOneTimeLinks.tokenHash, hashLinkToken(token))).for('update')
     if (!link || link.usedAt) return { ok: false, status: 410, code: 'link_used', message: REFUSALS.link_used }

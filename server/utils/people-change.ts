@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
-import type { PeopleChange } from '../core/people'
-import type { LinkRefusal } from '../core/one-time-links'
-import { linkPath } from '../core/one-time-links'
+import type { PeopleChange } from '#server/core/people'
+import type { LinkRefusal } from '#server/core/one-time-links'
+import { linkPath } from '#server/core/one-time-links'
 import { readPublicUrl } from '#layers/base/core/session-cookie'
 import type { OneTimeLinkView, PersonView } from '#shared/people'
 

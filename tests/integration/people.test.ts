@@ -9,7 +9,7 @@ import { hubAudit, hubOneTimeLinks, hubUsers } from '#db/schema/index'
 import { createUser } from '#server/core/users'
 import { signIn } from '#server/core/sign-in'
 import { createPerson, createResetLink, listPeople, setPersonActive, updatePerson } from '#server/core/people'
-import { hashLinkToken, LINK_FREE_FAILURES, LINK_LIFETIME_MS, linkPath, lookupLink, useLink } from '#server/core/one-time-links'
+import { hashLinkToken, LINK_FREE_FAILURES, LINK_LIFETIME_MS, linkPath, lookupLink, setPasswordByLink } from '#server/core/one-time-links'
 import { PersonCreate, PersonPatch } from '#shared/people'
 
 const FOUNDER = 'founder@studio.test'
@@ -90,12 +90,12 @@ describeOnBothDatabases('people from the hub', (database) => {
     // Nobody can sign in to an invited account before its link is used.
     expect(await signIn(db, { email: 'margaret@studio.test', password: '', address: ADDRESS })).toEqual({ ok: false, reason: 'invalid' })
     expect(await lookupLink(db, link.token, ADDRESS)).toEqual({ ok: true, kind: 'invitation', email: 'margaret@studio.test', name: 'margaret' })
-    expect(await useLink(db, link.token, 'margaret', ADDRESS)).toMatchObject({ ok: false, status: 400, code: 'weak_password' })
+    expect(await setPasswordByLink(db, link.token, 'margaret', ADDRESS)).toMatchObject({ ok: false, status: 400, code: 'weak_password' })
     const [before] = await db.select().from(hubUsers).where(eq(hubUsers.id, made.person.id))
-    const used = ok(await useLink(db, link.token, 'apollo-guidance-computer-69', ADDRESS))
+    const used = ok(await setPasswordByLink(db, link.token, 'apollo-guidance-computer-69', ADDRESS))
     expect(used.user.sessionVersion).toBe(before!.sessionVersion + 1)
     expect(await signIn(db, { email: 'margaret@studio.test', password: 'apollo-guidance-computer-69', address: ADDRESS })).toMatchObject({ ok: true })
-    expect(await useLink(db, link.token, 'another-phrase-entirely-2', ADDRESS)).toMatchObject({ ok: false, status: 410, code: 'link_used' })
+    expect(await setPasswordByLink(db, link.token, 'another-phrase-entirely-2', ADDRESS)).toMatchObject({ ok: false, status: 410, code: 'link_used' })
     expect(await lookupLink(db, link.token, ADDRESS)).toMatchObject({ ok: false, status: 410, code: 'link_used' })
     expect((await listPeople(db)).find(p => p.id === made.person.id)).toMatchObject({ invited: false, lastSignInAt: expect.any(String) })
     const audit = await db.select({ action: hubAudit.action, details: hubAudit.details }).from(hubAudit).where(eq(hubAudit.actor, 'margaret@studio.test'))
@@ -109,12 +109,12 @@ describeOnBothDatabases('people from the hub', (database) => {
     const old = ok(await createResetLink(db, made.id, FOUNDER, issuedAt)).link!
     expect(old.kind).toBe('reset')
     expect(linkPath(old)).toBe(`/reset/${old.token}`)
-    expect(await useLink(db, old.token, 'clu-language-abstraction-74', ADDRESS)).toMatchObject({ ok: false, status: 410, code: 'link_expired' })
+    expect(await setPasswordByLink(db, old.token, 'clu-language-abstraction-74', ADDRESS)).toMatchObject({ ok: false, status: 410, code: 'link_expired' })
 
     const first = ok(await createResetLink(db, made.id, FOUNDER)).link!
     const second = ok(await createResetLink(db, made.id, FOUNDER)).link!
     expect(await lookupLink(db, first.token, ADDRESS)).toMatchObject({ ok: false, code: 'link_expired' })
-    const racing = await Promise.all(['venus-operating-system-72', 'argus-distributed-lang-88'].map(password => useLink(db, second.token, password, ADDRESS)))
+    const racing = await Promise.all(['venus-operating-system-72', 'argus-distributed-lang-88'].map(password => setPasswordByLink(db, second.token, password, ADDRESS)))
     expect(racing.filter(result => result.ok)).toHaveLength(1)
     expect(racing.find(result => !result.ok)).toMatchObject({ code: 'link_used' })
     expect(await signIn(db, { email: 'barbara@studio.test', password: 'liskov-substitution-87', address: ADDRESS })).toEqual({ ok: false, reason: 'invalid' })
@@ -122,7 +122,7 @@ describeOnBothDatabases('people from the hub', (database) => {
     // A deactivated account's link does not work.
     const third = ok(await createResetLink(db, made.id, FOUNDER)).link!
     ok(await setPersonActive(db, made.id, { active: false }, FOUNDER))
-    expect(await useLink(db, third.token, 'thinking-machines-clu-1', ADDRESS)).toMatchObject({ ok: false, status: 410, code: 'account_inactive' })
+    expect(await setPasswordByLink(db, third.token, 'thinking-machines-clu-1', ADDRESS)).toMatchObject({ ok: false, status: 410, code: 'account_inactive' })
     expect(await createResetLink(db, '00000000-0000-4000-8000-000000000000', FOUNDER)).toMatchObject({ ok: false, code: 'not_found' })
   })
 

@@ -1,6 +1,6 @@
 // Public (the token is the credential): whose one-time link this is, for its page. Nothing is
 // consumed; an unknown token counts against the address (server/core/one-time-links.ts).
-import { lookupLink } from '../../core/one-time-links'
+import { lookupLink } from '#server/core/one-time-links'
 import { LinkLookup } from '#shared/people'
 
 export default defineEventHandler(async (event) => {

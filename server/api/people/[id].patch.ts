@@ -1,7 +1,7 @@
 // Founder only: a person's name or role; a demotion takes effect at their next request.
 import { z } from 'zod'
-import { updatePerson } from '../../core/people'
-import { forgetSignedInUser } from '../../core/auth-cache'
+import { updatePerson } from '#server/core/people'
+import { forgetSignedInUser } from '#server/core/auth-cache'
 import { PersonPatch } from '#shared/people'
 
 const Params = z.object({ id: z.uuid() })

@@ -1,6 +1,6 @@
 // Founder only: a new account, with a password typed by the founder or as an invitation
 // (the answer's link, shown once: the hub mails no one).
-import { createPerson } from '../../core/people'
+import { createPerson } from '#server/core/people'
 import { PersonCreate } from '#shared/people'
 
 export default defineEventHandler(async (event) => {

@@ -1,13 +1,13 @@
 // Public: sets the password from a one-time link, which is then used up; every other session of
 // the account ends, and this browser is signed in (or sent to sign in when the cookie could not
 // be kept over plain http: layers/base/core/session-cookie.ts).
-import { useLink } from '../../../core/one-time-links'
-import { forgetSignedInUser } from '../../../core/auth-cache'
-import { LinkUse } from '#shared/people'
+import { setPasswordByLink } from '#server/core/one-time-links'
+import { forgetSignedInUser } from '#server/core/auth-cache'
+import { LinkPassword } from '#shared/people'
 
 export default defineEventHandler(async (event) => {
-  const { token, password } = validInput(LinkUse, await readBody(event))
-  const result = await useLink(await useDb(), token, password, getRequestIP(event) ?? 'unknown')
+  const { token, password } = validInput(LinkPassword, await readBody(event))
+  const result = await setPasswordByLink(await useDb(), token, password, getRequestIP(event) ?? 'unknown')
   if (!result.ok) throwLinkRefusal(event, result)
   const { user } = result
   forgetSignedInUser(user.id)

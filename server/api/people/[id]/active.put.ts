@@ -1,7 +1,7 @@
 // Founder only: deactivating ends every session of the account at once; reactivating lets it sign in again.
 import { z } from 'zod'
-import { setPersonActive } from '../../../core/people'
-import { forgetSignedInUser } from '../../../core/auth-cache'
+import { setPersonActive } from '#server/core/people'
+import { forgetSignedInUser } from '#server/core/auth-cache'
 import { PersonActive } from '#shared/people'
 
 const Params = z.object({ id: z.uuid() })

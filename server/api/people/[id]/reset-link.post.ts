@@ -1,6 +1,6 @@
 // Founder only: a one-time link for the person to set a new password (shown once; older links expire).
 import { z } from 'zod'
-import { createResetLink } from '../../../core/people'
+import { createResetLink } from '#server/core/people'
 
 const Params = z.object({ id: z.uuid() })
 
