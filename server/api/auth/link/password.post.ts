@@ -14,6 +14,7 @@ export default defineEventHandler(async (event) => {
   const cookie = sessionCookieFor(event)
   if (cookie.refusal) return { signedIn: false, email: user.email }
   const sessionUser = { id: user.id, email: user.email, name: user.name, role: user.role }
-  await replaceUserSession(event, { user: sessionUser, version: user.sessionVersion }, { cookie: { secure: cookie.secure } })
+  // As at sign-in: setting (not replacing) the session never ends the sessions of someone already signed in in this browser.
+  await setUserSession(event, { user: sessionUser, version: user.sessionVersion }, { cookie: { secure: cookie.secure } })
   return { signedIn: true, email: user.email }
 })
