@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { requirementFor, roleAllows } from '#server/core/access'
 
 describe('authorisation policy', () => {
-  it('leaves only sign-in and the health probe public', () => {
+  it('leaves only sign-in, the one-time link routes and the health probe public', () => {
     expect(requirementFor('POST', '/api/auth/login')).toEqual({ public: true })
     expect(requirementFor('GET', '/api/health')).toEqual({ public: true })
     expect(requirementFor('GET', '/api/health?x=1')).toEqual({ public: true })
