@@ -82,6 +82,29 @@ export const hubTokens = pgTable('hub_tokens', {
   index('hub_tokens_user_idx').on(table.userId, table.createdAt),
 ])
 
+export const ONE_TIME_LINK_KINDS = ['invitation', 'reset'] as const
+export type OneTimeLinkKind = typeof ONE_TIME_LINK_KINDS[number]
+
+/**
+ * A link the founder hands to a person (the hub mails no one) to set their password: an
+ * invitation for a new account, a reset for an existing one. Only the token's SHA-256 is kept;
+ * a link works once, before its expiry, and a newer link for the account expires the older ones.
+ */
+export const hubOneTimeLinks = pgTable('hub_one_time_links', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => hubUsers.id, { onDelete: 'cascade' }),
+  kind: text('kind').$type<OneTimeLinkKind>().notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdBy: text('created_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+}, table => [
+  index('hub_one_time_links_user_idx').on(table.userId),
+  check('hub_one_time_links_kind_check', sql`${table.kind} in ('invitation', 'reset')`),
+])
+
 export type HubUser = typeof hubUsers.$inferSelect
 export type HubAuditEntry = typeof hubAudit.$inferSelect
 export type HubToken = typeof hubTokens.$inferSelect
+export type HubOneTimeLink = typeof hubOneTimeLinks.$inferSelect

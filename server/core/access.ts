@@ -1,6 +1,6 @@
 // Who may call what: the one place authorisation is decided. Reads need a session (any
 // role), writes need operator or founder, a few actions are founder-only, and only
-// sign-in and the health probe are public.
+// sign-in, one-time links and the health probe are public.
 import { HUB_ROLES, type HubRole } from '#db/schema/hub'
 
 export type Requirement = { public: true } | { public: false, minRole: HubRole }
@@ -8,6 +8,9 @@ export type Requirement = { public: true } | { public: false, minRole: HubRole }
 const PUBLIC: Array<[string, string]> = [
   ['POST', '/api/auth/login'],
   ['GET', '/api/health'],
+  // A one-time link's page (issue 34, Deliver 3): the token is the credential; wrong ones are rate limited.
+  ['POST', '/api/auth/link'],
+  ['POST', '/api/auth/link/password'],
 ]
 
 /** Writes any signed-in person may make about their own session. */
@@ -54,6 +57,11 @@ const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['PUT', /^\/api\/clients\/[^/]+\/active$/],
   // Who failed or was refused at sign-in: names accounts and addresses.
   ['GET', /^\/api\/health\/sign-ins$/],
+  // People: accounts, roles, deactivation and password links, reads included (issue 34, Deliver 3).
+  ['GET', /^\/api\/people$/],
+  ['POST', /^\/api\/people(\/[^/]+\/reset-link)?$/],
+  ['PATCH', /^\/api\/people\/[^/]+$/],
+  ['PUT', /^\/api\/people\/[^/]+\/active$/],
 ]
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

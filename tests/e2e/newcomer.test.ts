@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser, signInPage } from '../helpers/browser'
+import { formField, hydrated, launchBrowser, signInPage, watchPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 import { runTs } from '../helpers/processes'
 
@@ -165,4 +165,49 @@ it('adds the studio\'s first client from the Clients page, and a second one clai
   await page.getByTestId('client-form-error').getByText('already belongs to Maison Bleue').waitFor({ timeout: 15_000 })
   // The refused save is a 409 the page expected (its response and the browser's console line about it).
   expect(problems.filter(problem => !/\b409\b/.test(problem))).toEqual([])
+})
+
+it('invites the studio\'s first operator from the People page; the operator opens the link, sets a password and is in, without the People entry', async () => {
+  problems.length = 0
+  await page.goto(`${hub.url}/hub`)
+  await page.getByRole('link', { name: 'People' }).first().click()
+  await page.waitForURL('**/hub/people')
+  await hydrated(page)
+  await page.getByTestId('person-add').click()
+  await formField(page, 'person-email', 'input').fill('opal@studio.test')
+  await formField(page, 'person-name', 'input').fill('Opal')
+  // The defaults: the operator role, by a one-time link.
+  await page.getByTestId('person-save').click()
+  const url = await formField(page, 'person-link-url', 'input').inputValue({ timeout: 15_000 })
+  expect(url).toMatch(new RegExp(`^${hub.url}/welcome/[\\w-]{43}$`))
+  await page.getByRole('button', { name: 'Done' }).click()
+  const row = page.getByTestId('people-table').locator('tr', { hasText: 'opal@studio.test' })
+  await row.waitFor()
+  expect(await row.innerText()).toMatch(/operator[\s\S]*invited/)
+  expect(problems).toEqual([])
+
+  // The operator, in a browser of their own.
+  const theirs: string[] = []
+  const operator = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()
+  watchPage(operator, theirs)
+  try {
+    await operator.goto(url)
+    await hydrated(operator)
+    expect(await operator.getByTestId('link-owner').innerText({ timeout: 15_000 })).toContain('opal@studio.test')
+    await formField(operator, 'link-password', 'input').fill('opal-first-day-phrase-1')
+    await formField(operator, 'link-confirmation', 'input').fill('opal-first-day-phrase-1')
+    await operator.getByTestId('link-submit').click()
+    await operator.waitForURL('**/hub')
+    expect(await operator.getByTestId('user-role').innerText()).toBe('operator')
+    expect(await operator.getByRole('link', { name: 'People' }).count()).toBe(0)
+    expect(theirs).toEqual([])
+    // The link worked once: opened again, it says so.
+    await operator.goto(url)
+    await operator.getByTestId('link-refused').getByText('already used').waitFor({ timeout: 15_000 })
+  }
+  finally {
+    await operator.context().close()
+  }
+  await page.reload()
+  expect(await page.getByTestId('people-table').locator('tr', { hasText: 'opal@studio.test' }).innerText()).not.toContain('invited')
 })

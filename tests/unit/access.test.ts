@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { requirementFor, roleAllows } from '#server/core/access'
 
 describe('authorisation policy', () => {
-  it('leaves only sign-in and the health probe public', () => {
+  it('leaves only sign-in, the one-time link routes and the health probe public', () => {
     expect(requirementFor('POST', '/api/auth/login')).toEqual({ public: true })
     expect(requirementFor('GET', '/api/health')).toEqual({ public: true })
     expect(requirementFor('GET', '/api/health?x=1')).toEqual({ public: true })
@@ -43,6 +43,17 @@ describe('authorisation policy', () => {
     expect(requirementFor('POST', '/api/agents/custom/bot/duplicate')).toEqual({ public: false, minRole: 'operator' })
     expect(requirementFor('POST', '/api/agents/custom-drafts/abc/save')).toEqual({ public: false, minRole: 'operator' })
     expect(requirementFor('PUT', '/api/agents/studio-policy')).toEqual({ public: false, minRole: 'founder' })
+  })
+
+  it('keeps people founder-only, reads included, and one-time links public (issue 34, Deliver 3)', () => {
+    expect(requirementFor('GET', '/api/people')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('POST', '/api/people')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('PATCH', '/api/people/0b7c')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('PUT', '/api/people/0b7c/active')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('POST', '/api/people/0b7c/reset-link')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('POST', '/api/auth/link')).toEqual({ public: true })
+    expect(requirementFor('POST', '/api/auth/link/password')).toEqual({ public: true })
+    expect(requirementFor('GET', '/api/auth/link')).toEqual({ public: false, minRole: 'viewer' })
   })
 
   it('ranks founder above operator above viewer', () => {

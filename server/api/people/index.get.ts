@@ -1,0 +1,6 @@
+// Founder only (server/core/access.ts): the people who may sign in.
+import { listPeople } from '#server/core/people'
+
+export default defineEventHandler(async () => {
+  return { items: await listPeople(await useDb()) }
+})
