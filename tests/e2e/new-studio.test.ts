@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, hubDatabase, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser, signInPage } from '../helpers/browser'
+import { formField, hydrated, launchBrowser, signInPage, watchPage } from '../helpers/browser'
 import { runTs } from '../helpers/processes'
 import type { Database } from '#db/connection'
 import { aiConsumption } from '#db/schema/ai'
@@ -39,6 +39,8 @@ let browser: Browser
 let page: Page
 let repository: string
 const problems: string[] = []
+const OPERATOR = { email: 'opal@studio.test', password: 'opal-first-day-phrase-1' }
+let secret = ''
 
 beforeAll(async () => {
   world = await startCollectorWorld('new-studio')
@@ -66,7 +68,7 @@ beforeAll(async () => {
   database = await hubDatabase(hub, 4)
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-  page.on('pageerror', error => problems.push(`page error: ${error.message}`))
+  watchPage(page, problems)
   await signInPage(page, hub.url, FOUNDER)
 }, 240_000)
 
@@ -91,6 +93,45 @@ it('the founder adds a client with its domain, its repository and its own provid
   await page.getByRole('option', { name: /openai/i }).first().click()
   await page.getByTestId('client-save').click()
   await page.getByTestId('clients-table').locator('tr', { hasText: 'Maison Bleue' }).waitFor()
+})
+
+it('the founder adds an operator account with a password typed there, who signs in', async () => {
+  await page.goto(`${hub.url}/hub/people`)
+  await hydrated(page)
+  await page.getByTestId('person-add').click()
+  await formField(page, 'person-email', 'input').fill(OPERATOR.email)
+  await formField(page, 'person-name', 'input').fill('Opal')
+  await page.getByTestId('person-way').getByText('A password I type now').click()
+  await formField(page, 'person-password', 'input').fill(OPERATOR.password)
+  await page.getByTestId('person-save').click()
+  const row = page.getByTestId('people-table').locator('tr', { hasText: OPERATOR.email })
+  await row.waitFor({ timeout: 15_000 })
+  expect(await row.innerText()).toContain('operator')
+  const theirs = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()
+  try {
+    await signInPage(theirs, hub.url, OPERATOR)
+    expect(await theirs.getByTestId('user-role').innerText()).toBe('operator')
+  }
+  finally {
+    await theirs.context().close()
+  }
+})
+
+it('the founder creates a token that reads the inbox and starts agents', async () => {
+  await page.goto(`${hub.url}/hub/account`)
+  await hydrated(page)
+  await page.getByTestId('token-create').click()
+  await formField(page, 'token-name').fill('studio script')
+  for (const [domain, access] of [['atlas', 'read'], ['agents', 'write']] as const) {
+    await page.getByTestId(`token-scope-${domain}`).click()
+    await page.getByRole('option', { name: access, exact: true }).click()
+  }
+  await page.getByTestId('token-submit').click()
+  await page.getByTestId('token-secret').waitFor()
+  secret = await page.getByLabel('The token').inputValue()
+  expect(secret).toMatch(/^syn_[\w-]{43}$/)
+  await page.getByRole('button', { name: 'Done' }).click()
+  await page.getByTestId('tokens-table').getByText('studio script').waitFor()
 })
 
 it('classifies the client\'s authenticated mail with the client\'s own provider, and a person approves it', async () => {
@@ -131,5 +172,14 @@ it('spawns the stand-in agent in a checkout of the client\'s repository', async 
   expect(readFileSync(join(work, 'README.md'), 'utf8')).toBe('# Maison Bleue, the shop\n')
   expect(spawn!.status, engine.logs.join('\n')).not.toBe('queued')
   expect(problems).toEqual([])
+})
+
+it('the token, without a cookie, finds the client\'s message in the inbox', async () => {
+  const listed = await fetch(`${hub.url}/api/atlas/inbox?pageSize=50`, { headers: { authorization: `Bearer ${secret}` } })
+  expect(listed.status).toBe(200)
+  expect(JSON.stringify(await listed.json())).toContain(SUBJECT)
+  // Read only on atlas: a write is refused.
+  const write = await fetch(`${hub.url}/api/atlas/reply-drafts`, { method: 'POST', headers: { 'authorization': `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{}' })
+  expect(write.status).toBe(403)
 })
 
