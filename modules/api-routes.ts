@@ -1,0 +1,39 @@
+// The hub's API routes as Nitro scanned them (server/api of the app and of every layer), handed
+// to the server as the virtual module `#api-routes`: the OpenAPI document (GET /api/openapi.json)
+// lists what really answers, never a hand-kept list. The virtual module is rendered lazily, so a
+// dev rescan (a route added or removed) is seen on the next bundle.
+import { readFileSync } from 'node:fs'
+import { relative } from 'node:path'
+import { addTypeTemplate, defineNuxtModule } from '@nuxt/kit'
+import type { Nitro } from 'nitropack'
+import { routeComment, type ScannedRoute } from '../server/core/api-routes'
+
+export default defineNuxtModule({
+  meta: { name: 'api-routes' },
+  setup(_options, nuxt) {
+    let nitro: Nitro | undefined
+    nuxt.hook('nitro:init', (instance) => {
+      nitro = instance
+    })
+    nuxt.hook('nitro:config', (config) => {
+      config.virtual ||= {}
+      config.virtual['#api-routes'] = () => {
+        if (!nitro) throw new Error('api-routes: Nitro was not initialised before its routes were bundled')
+        const routes: ScannedRoute[] = nitro.scannedHandlers
+          .filter(handler => !handler.middleware && handler.route?.startsWith('/api/'))
+          .map(handler => ({
+            method: (handler.method ?? 'get').toUpperCase(),
+            route: handler.route!,
+            file: relative(nuxt.options.rootDir, handler.handler),
+            comment: routeComment(readFileSync(handler.handler, 'utf8')),
+          }))
+        const { version } = JSON.parse(readFileSync(`${nuxt.options.rootDir}/package.json`, 'utf8')) as { version: string }
+        return `export default ${JSON.stringify(routes)}\nexport const version = ${JSON.stringify(version)}`
+      }
+    })
+    addTypeTemplate({
+      filename: 'types/api-routes.d.ts',
+      getContents: () => `declare module '#api-routes' {\n  const routes: import('${relative(`${nuxt.options.buildDir}/types`, `${nuxt.options.rootDir}/server/core/api-routes`)}').ScannedRoute[]\n  export default routes\n  export const version: string\n}\n`,
+    }, { nitro: true })
+  },
+})
