@@ -5,21 +5,24 @@
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { addTypeTemplate, defineNuxtModule } from '@nuxt/kit'
-import type { Nitro } from 'nitropack'
 import { routeComment, type ScannedRoute } from '../server/core/api-routes'
+
+/** What this module reads of a handler Nitro scanned. */
+interface ScannedHandler { handler: string, route?: string, method?: string, middleware?: boolean }
 
 export default defineNuxtModule({
   meta: { name: 'api-routes' },
   setup(_options, nuxt) {
-    let nitro: Nitro | undefined
-    nuxt.hook('nitro:init', (instance) => {
-      nitro = instance
+    // Read when the bundle asks, so a dev rescan is seen.
+    let scannedHandlers: (() => ScannedHandler[]) | undefined
+    nuxt.hook('nitro:init', (nitro) => {
+      scannedHandlers = () => nitro.scannedHandlers as ScannedHandler[]
     })
     nuxt.hook('nitro:config', (config) => {
       config.virtual ||= {}
       config.virtual['#api-routes'] = () => {
-        if (!nitro) throw new Error('api-routes: Nitro was not initialised before its routes were bundled')
-        const routes: ScannedRoute[] = nitro.scannedHandlers
+        if (!scannedHandlers) throw new Error('api-routes: Nitro was not initialised before its routes were bundled')
+        const routes: ScannedRoute[] = scannedHandlers()
           .filter(handler => !handler.middleware && handler.route?.startsWith('/api/'))
           .map(handler => ({
             method: (handler.method ?? 'get').toUpperCase(),
@@ -34,6 +37,6 @@ export default defineNuxtModule({
     addTypeTemplate({
       filename: 'types/api-routes.d.ts',
       getContents: () => `declare module '#api-routes' {\n  const routes: import('${relative(`${nuxt.options.buildDir}/types`, `${nuxt.options.rootDir}/server/core/api-routes`)}').ScannedRoute[]\n  export default routes\n  export const version: string\n}\n`,
-    }, { nitro: true })
+    }, { nitro: true, nuxt: true })
   },
 })

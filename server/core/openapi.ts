@@ -9,6 +9,38 @@ import type { ScannedRoute } from './api-routes'
 
 type Json = Record<string, unknown>
 
+export interface OpenApiParameter { name: string, in: 'path' | 'query', required: boolean, schema: Json }
+
+export interface OpenApiResponse { description?: string, $ref?: string, content?: { 'application/json': { schema: Json } } }
+
+export interface OpenApiOperation {
+  operationId: string
+  tags: string[]
+  summary: string
+  description: string
+  /** `public`, or the least role the access policy lets through. */
+  'x-required-role': 'public' | 'viewer' | 'operator' | 'founder'
+  /** `zod`: the route lends its schemas (none when it takes no input); `none`: not described yet. */
+  'x-schema': 'zod' | 'none'
+  security: Array<Record<string, string[]>>
+  parameters?: OpenApiParameter[]
+  requestBody?: { required: boolean, content: { 'application/json': { schema: Json } } }
+  responses: Record<string, OpenApiResponse>
+}
+
+export interface OpenApiDocument {
+  openapi: '3.1.0'
+  info: { title: string, version: string, description: string }
+  servers: Array<{ url: string }>
+  tags: Array<{ name: string }>
+  paths: Record<string, Record<string, OpenApiOperation>>
+  components: {
+    securitySchemes: Record<string, { type: string, in?: string, name?: string, scheme?: string, description: string }>
+    schemas: Record<string, Json>
+    responses: Record<string, OpenApiResponse>
+  }
+}
+
 export interface OpenApiOptions {
   version: string
   /** The session cookie's name (runtimeConfig.session.name). */
@@ -62,10 +94,10 @@ function accepts(schema: z.ZodType, value: unknown): boolean {
   return schema.safeParse(value).success
 }
 
-function parametersOf(path: string, schemas: RouteSchemas | undefined): Json[] {
+function parametersOf(path: string, schemas: RouteSchemas | undefined): OpenApiParameter[] {
   const params = schemas?.params ? jsonSchemaOf(schemas.params, 'input') : undefined
   const paramProps = (params?.properties ?? {}) as Record<string, Json>
-  const parameters: Json[] = pathParamNames(path).map(name => ({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } }))
+  const parameters: OpenApiParameter[] = pathParamNames(path).map(name => ({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } }))
   if (schemas?.query) {
     const query = jsonSchemaOf(schemas.query, 'input')
     const required = new Set((query.required ?? []) as string[])
@@ -76,11 +108,11 @@ function parametersOf(path: string, schemas: RouteSchemas | undefined): Json[] {
   return parameters
 }
 
-function errorRef(name: string): Json {
+function errorRef(name: string): OpenApiResponse {
   return { $ref: `#/components/responses/${name}` }
 }
 
-function operationOf(route: ScannedRoute, path: string, schemas: RouteSchemas | undefined): Json {
+function operationOf(route: ScannedRoute, path: string, schemas: RouteSchemas | undefined): OpenApiOperation {
   // Any value stands for a parameter: the policy's patterns take `[^/]+` or `\d+`.
   const requirement = requirementFor(route.method, path.replace(/\{\w+\}/g, '1'))
   const role = requirement.public ? 'public' : requirement.minRole
@@ -93,7 +125,7 @@ function operationOf(route: ScannedRoute, path: string, schemas: RouteSchemas | 
     `Source: ${route.file}.`,
   ].filter(Boolean).join('\n\n')
   const success = String(schemas?.status ?? 200)
-  const responses: Json = {
+  const responses: Record<string, OpenApiResponse> = {
     [success]: {
       description: 'Success.',
       ...(schemas?.response ? { content: { 'application/json': { schema: jsonSchemaOf(schemas.response, 'output') } } } : {}),
@@ -120,23 +152,23 @@ function operationOf(route: ScannedRoute, path: string, schemas: RouteSchemas | 
   }
 }
 
-export function buildOpenApiDocument(routes: ScannedRoute[], schemas: ApiSchemaMap, options: OpenApiOptions): Json {
-  const paths: Record<string, Record<string, Json>> = {}
+export function buildOpenApiDocument(routes: ScannedRoute[], schemas: ApiSchemaMap, options: OpenApiOptions): OpenApiDocument {
+  const paths: Record<string, Record<string, OpenApiOperation>> = {}
   const usedIds = new Set<string>()
   const sorted = [...routes].sort((a, b) => a.route.localeCompare(b.route) || a.method.localeCompare(b.method))
   for (const route of sorted) {
     const path = openApiPath(route.route)
     const entry = (schemas as Record<string, RouteSchemas | undefined>)[`${route.method} ${path}`]
     const operation = operationOf(route, path, entry)
-    let id = operation.operationId as string
-    for (let n = 2; usedIds.has(id); n++) id = `${operation.operationId as string}${n}`
+    let id = operation.operationId
+    for (let n = 2; usedIds.has(id); n++) id = `${operation.operationId}${n}`
     usedIds.add(id)
     paths[path] ??= {}
     paths[path][route.method.toLowerCase()] = { ...operation, operationId: id }
   }
   const unknown = Object.keys(schemas).filter(key => !routes.some(route => `${route.method} ${openApiPath(route.route)}` === key))
   if (unknown.length) throw new Error(`apiSchemas name routes that do not exist: ${unknown.join(', ')}`)
-  const tags = [...new Set(Object.values(paths).flatMap(ops => Object.values(ops).flatMap(op => op.tags as string[])))].sort()
+  const tags = [...new Set(Object.values(paths).flatMap(ops => Object.values(ops).flatMap(op => op.tags)))].sort()
   return {
     openapi: '3.1.0',
     info: {

@@ -11,6 +11,7 @@ import { ClientCreate } from '#layers/clients/core/schemas'
 import { hubApiSchemas } from '#server/core/api-schemas'
 import { routeComment, routeFromApiFile, type ScannedRoute } from '#server/core/api-routes'
 import { buildOpenApiDocument, openApiPath } from '#server/core/openapi'
+import { groupOperations, schemaFields, schemaTypeText } from '#shared/api-document'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -29,24 +30,7 @@ const routes: ScannedRoute[] = apiDirs.flatMap(dir => filesUnder(dir).map(file =
   comment: routeComment(readFileSync(file, 'utf8')),
 })))
 
-type Operation = {
-  operationId: string
-  tags: string[]
-  summary: string
-  'x-required-role': string
-  'x-schema': string
-  security: unknown[]
-  parameters?: Array<{ name: string, in: string, required: boolean, schema: object }>
-  requestBody?: { required: boolean, content: { 'application/json': { schema: Record<string, unknown> } } }
-  responses: Record<string, { description?: string, $ref?: string }>
-}
-
-const document = buildOpenApiDocument(routes, hubApiSchemas, { version: '0.1.0', cookieName: 'synedre-session' }) as {
-  openapi: string
-  info: { title: string, version: string }
-  paths: Record<string, Record<string, Operation>>
-  components: { securitySchemes: Record<string, { type: string, in?: string, name?: string, scheme?: string }>, responses: Record<string, unknown> }
-}
+const document = buildOpenApiDocument(routes, hubApiSchemas, { version: '0.1.0', cookieName: 'synedre-session' })
 const operations = Object.entries(document.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })))
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true })
 
@@ -146,5 +130,27 @@ describe('the OpenAPI document generator', () => {
 
   it('refuses a schema map naming a route that does not exist', () => {
     expect(() => buildOpenApiDocument(routes, { ...hubApiSchemas, 'GET /api/nowhere': {} }, { version: '0', cookieName: 's' })).toThrow(/GET \/api\/nowhere/)
+  })
+})
+
+describe('the API page\'s reading of the document', () => {
+  it('groups the operations by domain and filters them by every word of the search', () => {
+    const all = groupOperations(document, '')
+    expect(all.reduce((sum, group) => sum + group.operations.length, 0)).toBe(operations.length)
+    expect(all.map(group => group.tag)).toEqual([...all.map(group => group.tag)].sort())
+    const clients = groupOperations(document, 'POST /api/clients')
+    expect(clients.map(group => group.tag)).toEqual(['clients'])
+    expect(clients[0]!.operations.map(entry => `${entry.method} ${entry.path}`)).toEqual(['post /api/clients'])
+    expect(groupOperations(document, 'founder', 'clients')[0]!.operations.map(entry => entry.path)).toEqual(['/api/clients/{id}/active'])
+    expect(groupOperations(document, 'no-such-operation')).toEqual([])
+  })
+
+  it('tells a schema\'s fields in a few words', () => {
+    const fields = schemaFields(document.paths['/api/clients']!.post!.requestBody!.content['application/json'].schema)
+    expect(fields.find(field => field.name === 'name')).toEqual({ name: 'name', type: 'string', required: true, notes: 'min length 1 · max length 200' })
+    expect(fields.find(field => field.name === 'repository')).toMatchObject({ type: 'string | null', required: false, notes: expect.stringContaining('default null') })
+    expect(fields.find(field => field.name === 'domains')).toMatchObject({ type: 'string[]' })
+    expect(schemaTypeText({ type: 'string', enum: ['asc', 'desc'] })).toBe('"asc" | "desc"')
+    expect(schemaTypeText(undefined)).toBe('any')
   })
 })
