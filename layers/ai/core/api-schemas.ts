@@ -1,5 +1,6 @@
 // Inputs of the hub's AI routes (zod at the route boundary).
 import { z } from 'zod'
+import type { ApiSchemaMap } from '#layers/base/core/api-schema-map'
 import { PROVIDERS } from './catalog'
 import { completionProvider, embeddingProvider, GenerateInput } from './schemas'
 
@@ -31,3 +32,13 @@ export const PriceBody = z.object({
 }).strict()
 
 export const SpendQuery = z.object({ days: z.coerce.number().int().min(1).max(366).default(30) })
+
+/** These schemas, by route, for the API document (GET /api/openapi.json). */
+export const apiSchemas: ApiSchemaMap = {
+  'POST /api/ai/generate': { body: GenerateBody },
+  'PUT /api/ai/routing/{feature}': { params: FeatureParams, body: RoutingBody },
+  'DELETE /api/ai/routing/{feature}': { params: FeatureParams },
+  'PUT /api/ai/prices': { body: PriceBody },
+  'GET /api/ai/spend': { query: SpendQuery },
+  'GET /api/ai/spend/export': { query: SpendQuery },
+}

@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { PROVIDERS } from '#layers/ai/core/catalog'
 import { DEPLOY_NAME } from './deploy-commands'
+import type { ApiSchemaMap } from '#layers/base/core/api-schema-map'
 
 const LABEL = '(?!-)[a-z0-9-]{1,63}(?<!-)'
 const DOMAIN = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})+$`)
@@ -56,6 +57,12 @@ export const ClientCreate = z.object({
 /** A change: only the fields sent change. */
 export const ClientPatch = z.object(fields).partial().strict().refine(patch => Object.keys(patch).length > 0, 'nothing to change')
 
+/** A client's route parameter. */
+export const ClientParams = z.object({ id: z.uuid() })
+
+/** Deactivating or reactivating a client (founder only). */
+export const ClientActiveBody = z.object({ active: z.boolean() }).strict()
+
 export type ClientCreateInput = z.input<typeof ClientCreate>
 export type ClientPatchInput = z.input<typeof ClientPatch>
 
@@ -88,4 +95,12 @@ export interface ClientView {
   hasMissionBrief: boolean
   createdAt: string
   updatedAt: string
+}
+
+/** The clients routes' schemas, for the API document (GET /api/openapi.json). */
+export const apiSchemas: ApiSchemaMap = {
+  'GET /api/clients': { summary: 'List the studio\'s clients' },
+  'POST /api/clients': { summary: 'Create a client', body: ClientCreate, status: 201 },
+  'PATCH /api/clients/{id}': { summary: 'Change a client', params: ClientParams, body: ClientPatch },
+  'PUT /api/clients/{id}/active': { summary: 'Deactivate or reactivate a client', params: ClientParams, body: ClientActiveBody },
 }

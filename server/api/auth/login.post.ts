@@ -1,13 +1,8 @@
-import { z } from 'zod'
+import { LoginBody } from '../../core/schemas'
 import { signIn } from '../../core/sign-in'
 
-const Body = z.object({
-  email: z.string().trim().min(3).max(320),
-  password: z.string().min(1).max(1024),
-})
-
 export default defineEventHandler(async (event) => {
-  const { email, password } = await readValidatedBody(event, Body.parse)
+  const { email, password } = await readValidatedBody(event, LoginBody.parse)
   const cookie = sessionCookieFor(event)
   if (cookie.refusal) throw createError({ statusCode: 400, statusMessage: cookie.refusal, data: { code: 'https_required', message: cookie.refusal } })
   const db = await useDb()

@@ -1,17 +1,12 @@
 // A signed-in person changes their own password: every other session of theirs ends
 // (the session version moves on), this one is sealed again with the new version.
-import { z } from 'zod'
+import { PasswordChangeBody } from '../../core/schemas'
 import { changePassword } from '../../core/sessions'
 import { forgetSignedInUser } from '../../core/auth-cache'
 
-const Body = z.object({
-  currentPassword: z.string().min(1).max(1024),
-  newPassword: z.string().min(1).max(1024),
-})
-
 export default defineEventHandler(async (event) => {
   const me = currentUser(event)
-  const { currentPassword, newPassword } = await readValidatedBody(event, Body.parse)
+  const { currentPassword, newPassword } = await readValidatedBody(event, PasswordChangeBody.parse)
   // The connection's own address, as at sign-in: guesses here count against the same limiter.
   const result = await changePassword(await useDb(), me.id, currentPassword, newPassword, getRequestIP(event) ?? 'unknown')
   forgetSignedInUser(me.id)

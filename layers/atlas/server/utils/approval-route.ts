@@ -3,15 +3,12 @@
 // the work record it created (`materialised`). That record gets the pre-creation recall the
 // pipeline gives the others, after the commit.
 import type { H3Event } from 'h3'
-import { z } from 'zod'
 import { decideApproval, recallApproved, type ApprovalDecision } from '../../core/approval'
-
-const Params = z.object({ id: z.coerce.number().int().positive() })
-const Body = z.object({ note: z.string().trim().max(500, 'note: at most 500 characters').optional() }).optional()
+import { ApprovalBody, MessageParams } from '../../core/schemas'
 
 export async function approvalRoute(event: H3Event, decision: ApprovalDecision) {
-  const { id } = await getValidatedRouterParams(event, Params.parse)
-  const body = await readValidatedBody(event, Body.parse)
+  const { id } = await getValidatedRouterParams(event, MessageParams.parse)
+  const body = await readValidatedBody(event, ApprovalBody.parse)
   const db = await useDb()
   const result = await decideApproval(db, id, decision, currentUser(event).email, body?.note || undefined)
   if (!result.ok && result.code === 'not_found') throw createError({ statusCode: 404, statusMessage: `No Atlas message #${id}.`, data: { code: 'not_found' } })

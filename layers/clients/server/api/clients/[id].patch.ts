@@ -1,11 +1,8 @@
-import { z } from 'zod'
 import { updateClient } from '#layers/clients/core/clients'
-import { ClientPatch } from '#layers/clients/core/schemas'
-
-const Params = z.object({ id: z.uuid() })
+import { ClientParams, ClientPatch } from '#layers/clients/core/schemas'
 
 export default defineEventHandler(async (event) => {
-  const { id } = validInput(Params, getRouterParams(event))
+  const { id } = validInput(ClientParams, getRouterParams(event))
   const patch = validInput(ClientPatch, await readBody(event))
   return { client: clientOrThrow(await updateClient(await useDb(), id, patch, currentUser(event).email, deployChoices().names)) }
 })

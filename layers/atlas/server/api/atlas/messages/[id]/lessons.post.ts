@@ -1,28 +1,17 @@
-import { z } from 'zod'
 import { eq } from 'drizzle-orm'
 import { atlasInbox, atlasMessages } from '#db/schema/atlas'
 import { clients } from '#db/schema/clients'
 import { recordAtlasAudit } from '#layers/atlas/core/audit'
-import { LESSON_KINDS, ManualLessonError, recordManualLesson } from '#layers/memory/core/lessons-manual'
+import { MessageLessonBody, MessageParams } from '#layers/atlas/core/schemas'
+import { ManualLessonError, recordManualLesson } from '#layers/memory/core/lessons-manual'
 import { LessonInputError } from '#layers/memory/core/lessons'
-
-const Params = z.object({ id: z.coerce.number().int().positive() })
-const Body = z.object({
-  kind: z.enum(LESSON_KINDS),
-  title: z.string().trim().min(3, 'title: at least 3 characters').max(200),
-  description: z.string().trim().min(10, 'description: say what happened, at least 10 characters').max(4000),
-  checkAdded: z.string().trim().max(2000).optional(),
-  tags: z.array(z.string().trim().regex(/^[\p{L}\p{N}][\p{L}\p{N}_:-]{0,39}$/u, 'tags: letters, digits, - _ : (at most 40 characters)')).max(10).optional(),
-  agent: z.string().trim().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'agent: a codename (kebab-case)').max(64).optional().or(z.literal('')),
-  spawnId: z.uuid().optional(),
-}).strict()
 
 // Operators and founders (a write, server/core/access.ts): a person records a win (victory)
 // or a scar from the message page. The lesson carries the message's tenant and id as tags,
 // is audited in hub_audit and in the message's trail, and is re-indexed at once.
 export default defineEventHandler(async (event) => {
-  const { id } = await getValidatedRouterParams(event, Params.parse)
-  const body = await readValidatedBody(event, Body.parse)
+  const { id } = await getValidatedRouterParams(event, MessageParams.parse)
+  const body = await readValidatedBody(event, MessageLessonBody.parse)
   const user = currentUser(event)
   const db = await useDb()
   const [row] = await db.select({ id: atlasMessages.id, tenant: clients.slug, tenantId: clients.id }).from(atlasMessages)

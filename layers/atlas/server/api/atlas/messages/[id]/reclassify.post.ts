@@ -1,11 +1,9 @@
-import { z } from 'zod'
 import { requestReclassification } from '#layers/atlas/core/reclassify'
-
-const Params = z.object({ id: z.coerce.number().int().positive() })
+import { MessageParams } from '#layers/atlas/core/schemas'
 
 // Operators and founders (server/core/access.ts): queue a new classification, audited.
 export default defineEventHandler(async (event) => {
-  const { id } = await getValidatedRouterParams(event, Params.parse)
+  const { id } = await getValidatedRouterParams(event, MessageParams.parse)
   const user = currentUser(event)
   const result = await requestReclassification(await useDb(), id, user.email)
   if (!result.ok && result.code === 'not_found') throw createError({ statusCode: 404, statusMessage: `No Atlas message #${id}.`, data: { code: 'not_found' } })
