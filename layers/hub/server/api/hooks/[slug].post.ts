@@ -7,16 +7,17 @@ import { backgroundLauncher, untrustedFence } from '#layers/hub/core/webhook-wir
 // the body already (at most the hub's 1 MB; larger is its 413 before any reading); this
 // route answers 202 with the run, or 401/404/409/413/429 with { code }, every refusal audited.
 const limiter = refusalLimiter()
+const log = (line: string) => console.warn(line)
 
 export default defineEventHandler(async (event) => {
   const slug = getRouterParam(event, 'slug') ?? ''
   const body = (await readRawBody(event, false)) ?? Buffer.alloc(0)
-  const engine = await useAgentEngine()
   const { password } = useRuntimeConfig().session as { password: string }
   const answer = await receiveWebhook({
-    db: engine.db,
-    launch: backgroundLauncher(engine, line => console.warn(line)),
-    log: line => console.warn(line),
+    db: await useDb(),
+    // The engine is wired only for a delivery that starts a run: a refusal stays cheap.
+    launch: async input => await backgroundLauncher(await useAgentEngine(), log)(input),
+    log,
     sealKey: webhookSealKey(password),
     fence: untrustedFence,
     limiter,
