@@ -48,7 +48,7 @@ export const agentCustomVersions = pgTable('agent_custom_versions', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, table => [uniqueIndex('agent_custom_versions_key').on(table.codename, table.version)])
 
-export const TRIGGER_KINDS = ['schedule', 'event', 'mention', 'mail'] as const
+export const TRIGGER_KINDS = ['schedule', 'event', 'mention', 'mail', 'webhook'] as const
 export type TriggerKind = typeof TRIGGER_KINDS[number]
 
 export const agentTriggers = pgTable('agent_triggers', {
@@ -57,15 +57,39 @@ export const agentTriggers = pgTable('agent_triggers', {
   kind: text('kind').notNull(),
   /** schedule: a cron expression (UTC). */
   cron: text('cron'),
-  /** event: atlas_message, lesson_recorded, work_item_status; mail: the tenant id. */
+  /** event: atlas_message, lesson_recorded, work_item_status; mail: the tenant id; webhook: the forge events, comma-separated. */
   event: text('event'),
   filters: jsonb('filters').$type<Array<{ field: string, op: 'eq' | 'neq' | 'contains' | 'changed', value?: string }>>().notNull().default([]),
   enabled: boolean('enabled').notNull().default(true),
+  /** webhook: the hook's URL segment (/api/hooks/<slug>), kept across saves while the trigger stays. */
+  hookSlug: text('hook_slug'),
+  /** webhook: the HMAC secret sealed with the hub's key (AES-256-GCM): recoverable to verify, never readable in the database. Null until first shown. */
+  hookSecret: text('hook_secret'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, table => [
   index('agent_triggers_agent_idx').on(table.codename),
-  check('agent_triggers_kind_check', sql`${table.kind} in ('schedule', 'event', 'mention', 'mail')`),
+  uniqueIndex('agent_triggers_hook_slug_key').on(table.hookSlug),
+  check('agent_triggers_kind_check', sql`${table.kind} in ('schedule', 'event', 'mention', 'mail', 'webhook')`),
   check('agent_triggers_schedule_check', sql`${table.kind} <> 'schedule' or ${table.cron} is not null`),
+  check('agent_triggers_webhook_check', sql`${table.kind} <> 'webhook' or ${table.hookSlug} is not null`),
+])
+
+/**
+ * Every delivery a webhook accepted, by the forge's delivery id: the unique key refuses a
+ * replay. Keyed by the hook's slug, not the trigger row, which each save of the agent rewrites.
+ */
+export const agentWebhookDeliveries = pgTable('agent_webhook_deliveries', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  hookSlug: text('hook_slug').notNull(),
+  deliveryId: text('delivery_id').notNull(),
+  /** The forge's event (push, pull_request, ping…). */
+  forgeEvent: text('forge_event').notNull(),
+  /** started (a run), ignored (the trigger's filters), or the dispatcher's outcome (capped, killed, busy, failed). */
+  outcome: text('outcome').notNull(),
+  runId: uuid('run_id'),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+}, table => [
+  uniqueIndex('agent_webhook_deliveries_key').on(table.hookSlug, table.deliveryId),
 ])
 
 /** One row per (trigger, event fingerprint) the dispatcher fired: the unique key is the dedup. */

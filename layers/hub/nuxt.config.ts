@@ -1,5 +1,5 @@
-// The application's wiring, above every domain: the agent engine's ports and the ports the
-// spawn engine asks of atlas. No page, no route of its own; server/utils/ for the hub's routes.
+// The application's wiring, above every domain: the agent engine's ports, the webhook route and the ports the
+// spawn engine asks of atlas.
 export default defineNuxtConfig({
   srcDir: '.',
 })

@@ -1,6 +1,6 @@
 // Who may call what: the one place authorisation is decided. Reads need a session (any
 // role), writes need operator or founder, a few actions are founder-only, and only
-// sign-in, one-time links and the health probe are public.
+// sign-in, one-time links, the health probe and the signed webhooks are public.
 import { HUB_ROLES, type HubRole } from '#db/schema/hub'
 
 export type Requirement = { public: true } | { public: false, minRole: HubRole }
@@ -12,6 +12,9 @@ const PUBLIC: Array<[string, string]> = [
   ['POST', '/api/auth/link'],
   ['POST', '/api/auth/link/password'],
 ]
+
+/** A forge's webhook into a custom agent: its HMAC signature is the credential (issue 34, Deliver 6). */
+const PUBLIC_HOOK = /^\/api\/hooks\/[^/]+$/
 
 /** Writes any signed-in person may make about their own session. */
 const OWN_SESSION: Array<[string, RegExp]> = [
@@ -69,7 +72,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export function requirementFor(method: string, path: string): Requirement {
   const verb = method.toUpperCase()
   const route = path.split('?')[0]!.replace(/\/+$/, '') || '/'
-  if (PUBLIC.some(([m, p]) => m === verb && p === route)) return { public: true }
+  if (PUBLIC.some(([m, p]) => m === verb && p === route) || (verb === 'POST' && PUBLIC_HOOK.test(route))) return { public: true }
   if (FOUNDER_ONLY.some(([m, p]) => m === verb && p.test(route))) return { public: false, minRole: 'founder' }
   if (READ_METHODS.has(verb) || [...OWN_SESSION, ...VIEWER_WRITES].some(([m, p]) => m === verb && p.test(route))) return { public: false, minRole: 'viewer' }
   return { public: false, minRole: 'operator' }

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { requirementFor, roleAllows } from '#server/core/access'
 
 describe('authorisation policy', () => {
-  it('leaves only sign-in, the one-time link routes and the health probe public', () => {
+  it('leaves only sign-in, the one-time link routes, the health probe and the signed webhooks public', () => {
+    expect(requirementFor('POST', '/api/hooks/AbCdEfGhIjKlMnOpQrStUvWxYz012345')).toEqual({ public: true })
+    expect(requirementFor('GET', '/api/hooks/AbCdEfGhIjKlMnOpQrStUvWxYz012345')).toEqual({ public: false, minRole: 'viewer' })
+    expect(requirementFor('POST', '/api/hooks/a/b')).toEqual({ public: false, minRole: 'operator' })
     expect(requirementFor('POST', '/api/auth/login')).toEqual({ public: true })
     expect(requirementFor('GET', '/api/health')).toEqual({ public: true })
     expect(requirementFor('GET', '/api/health?x=1')).toEqual({ public: true })

@@ -8,12 +8,13 @@ import { z } from 'zod'
 import type { Db } from '#db/connection'
 import { agentInstructions } from '#db/schema/agent-instructions'
 import { agents } from '#db/schema/agents'
-import { agentCustom, agentCustomVersions, agentTriggers, type AgentCustom, type AgentTrigger } from '#db/schema/custom-agents'
+import { agentCustom, agentCustomVersions, agentTriggers, type AgentCustom } from '#db/schema/custom-agents'
 import { skills } from '#db/schema/skills'
 import { EngineError } from '../engine/errors'
 import { HUB_ROLE_RANK, type PersonRole } from '../engine/vocabulary'
 import { MAX_DEPTH_LIMIT } from './access'
 import { agentAtLevel, sharedWith, type AccessLevel } from './sharing'
+import { publicTrigger, triggerInputOf, triggerRows, type PublicTrigger } from './trigger-rows'
 import { TriggerInput } from './triggers'
 
 const codename = z.string().trim().min(2).max(64).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'codename: lower-case words joined by hyphens')
@@ -60,7 +61,7 @@ export const TEMPLATES: Record<typeof TEMPLATE_NAMES[number], Partial<ConfigInpu
 
 export interface CustomAgentView {
   agent: AgentCustom & { nickname: string }
-  triggers: AgentTrigger[]
+  triggers: PublicTrigger[]
   versions: Array<{ version: number, savedBy: string, note: string, createdAt: Date }>
 }
 
@@ -95,7 +96,7 @@ export async function customAgentView(db: Db, viewer: Editor, name: string): Pro
     db.select({ version: agentCustomVersions.version, savedBy: agentCustomVersions.savedBy, note: agentCustomVersions.note, createdAt: agentCustomVersions.createdAt })
       .from(agentCustomVersions).where(eq(agentCustomVersions.codename, name)).orderBy(desc(agentCustomVersions.version)),
   ])
-  return { agent: { ...agent, nickname: identity?.nickname ?? name }, triggers, versions }
+  return { agent: { ...agent, nickname: identity?.nickname ?? name }, triggers: triggers.map(publicTrigger), versions }
 }
 
 /** Refuses references the editor may not hand to an agent: someone else's document, unknown skills. */
@@ -123,17 +124,12 @@ async function writeConfig(tx: Db, name: string, config: ConfigInput, editor: st
     description: config.description, instructionId: config.instructionId, skillIds: config.skillIds, allowlist: config.allowlist,
     model: config.model, canDelegate: config.canDelegate, maxDepth: config.maxDepth, runsPerHour: config.runsPerHour, version, updatedAt: now,
   }).where(eq(agentCustom.codename, name))
-  await tx.delete(agentTriggers).where(eq(agentTriggers.codename, name))
-  if (config.triggers.length > 0) {
-    await tx.insert(agentTriggers).values(config.triggers.map(trigger => ({
-      codename: name,
-      kind: trigger.kind,
-      cron: trigger.kind === 'schedule' ? trigger.cron : null,
-      event: trigger.kind === 'event' || trigger.kind === 'mail' ? trigger.event : null,
-      filters: trigger.kind === 'event' || trigger.kind === 'mail' ? trigger.filters : [],
-    })))
-  }
-  await tx.insert(agentCustomVersions).values({ codename: name, version, config: storedConfig(config), savedBy: editor, note: config.note })
+  const current = await tx.delete(agentTriggers).where(eq(agentTriggers.codename, name)).returning({ hookSlug: agentTriggers.hookSlug, hookSecret: agentTriggers.hookSecret })
+  const rows = triggerRows(name, config.triggers, current)
+  if (rows.length > 0) await tx.insert(agentTriggers).values(rows)
+  // The version records each webhook's slug as saved (never a secret): restoring it keeps the hook while it exists.
+  const triggers = rows.map(row => triggerInputOf(row))
+  await tx.insert(agentCustomVersions).values({ codename: name, version, config: storedConfig({ ...config, triggers }), savedBy: editor, note: config.note })
 }
 
 /** A new custom agent: a registry row plus its configuration, version 1. Operators and founders only. */
@@ -192,11 +188,7 @@ export async function restoreCustomVersion(db: Db, editor: Editor, name: string,
 export async function duplicateCustomAgent(db: Db, editor: Editor, name: string, copy: string, nickname: string): Promise<CustomAgentView> {
   const view = await customAgentView(db, editor, name)
   const source = view.agent
-  const triggers = view.triggers.map(trigger => TriggerInput.parse(
-    trigger.kind === 'schedule' ? { kind: 'schedule', cron: trigger.cron }
-      : trigger.kind === 'mention' ? { kind: 'mention' }
-        : { kind: trigger.kind, event: trigger.event, filters: trigger.filters },
-  ))
+  const triggers = view.triggers.map(trigger => triggerInputOf(trigger, false))
   // The copy belongs to whoever duplicates: another person's instruction document is not copied by reference.
   const instructionId = source.ownerEmail === editor.email ? source.instructionId : null
   return await createCustomAgent(db, editor, CreateCustomBody.parse({

@@ -14,12 +14,14 @@ import { PERSONAL_ONLY_TOOLS } from './access'
 import { customToolRegistry } from './delegation'
 import { accessLevel, listShares, type AccessLevel, type ShareRow } from './sharing'
 import { readStudioPolicy } from './studio-policy'
-import { previewSchedule } from './triggers'
+import { HookSlug, previewSchedule } from './triggers'
 
 export const CodenameParams = z.object({ codename: z.string().min(1).max(64).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'codename: lower-case words joined by hyphens') })
 export const VersionParams = CodenameParams.extend({ version: z.coerce.number().int().min(1) })
 export const DuplicateBody = z.object({ codename: CodenameParams.shape.codename, nickname: z.string().trim().min(1).max(64) }).strict()
 export const KillBody = z.object({ killed: z.boolean() }).strict()
+export const HookParams = CodenameParams.extend({ slug: HookSlug })
+export const HookSecretBody = z.object({ rotate: z.boolean().default(false) }).strict()
 export const TestRunBody = z.object({ request: z.string().trim().min(1, 'request: say what the agent should do').max(20_000) }).strict()
 
 export interface AgentRunRow { id: string, trigger: string, status: string, request: string, answer: string | null, error: string | null, parentRunId: string | null, rerunOf: string | null, createdAt: Date, skills: string[] }

@@ -64,6 +64,11 @@ export async function dispatchSchedules(deps: DispatchDeps): Promise<FireResult[
     fire(deps, { id: trigger.id, codename: trigger.codename }, `schedule:${at.toISOString()}`, null, `Scheduled run (${trigger.cron}) due ${at.toISOString()}.`))
 }
 
+/** Fires one trigger for one event (a webhook delivery: its hook already chose the trigger). */
+export async function fireTrigger(deps: DispatchDeps, trigger: { id: number, codename: string }, event: HubEvent, request: string): Promise<FireResult> {
+  return await fire(deps, trigger, eventFingerprint(event), event, request)
+}
+
 function requestFor(trigger: IndexedTrigger, event: HubEvent): string {
   const fields = Object.entries(event.fields).map(([key, value]) => `${key}: ${value ?? '—'}`).join('\n')
   return `Triggered by ${trigger.kind === 'event' ? trigger.event : trigger.kind} (${event.kind} ${event.id}).\n${fields}`.slice(0, 20_000)

@@ -17,11 +17,26 @@ export const TriggerFilter = z.object({
 }).strict().refine(filter => filter.op === 'changed' || filter.value !== undefined, { message: 'eq, neq and contains need a value' })
 export type TriggerFilter = z.output<typeof TriggerFilter>
 
+/** The forge events a webhook trigger can start a run on (GitHub, Gitea and Forgejo name them alike). */
+export const WEBHOOK_EVENTS = ['push', 'pull_request'] as const
+export type WebhookEvent = typeof WEBHOOK_EVENTS[number]
+
+/** A hook's URL segment: 24 random bytes, base64url. */
+export const HookSlug = z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'a hook slug')
+
 export const TriggerInput = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('schedule'), cron: z.string().trim().min(9).max(100).refine(isValidCron, 'not a valid cron expression (5 fields, UTC)') }).strict(),
   z.object({ kind: z.literal('event'), event: z.enum(TRIGGER_EVENTS), filters: z.array(TriggerFilter).max(10).default([]) }).strict(),
   z.object({ kind: z.literal('mention') }).strict(),
   z.object({ kind: z.literal('mail'), event: z.string().uuid('mail: the tenant id'), filters: z.array(TriggerFilter).max(10).default([]) }).strict(),
+  z.object({
+    kind: z.literal('webhook'),
+    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'webhook: at least one event').max(WEBHOOK_EVENTS.length),
+    /** Only pushes to (or pull requests into) this branch; none: every branch. */
+    branch: z.string().trim().min(1).max(200).regex(/^[^\s~^:?*[\\]+$/, 'webhook: a branch name').nullable().default(null),
+    /** The hook this trigger keeps (its URL and secret) when the agent is saved again; none: a new hook. */
+    slug: HookSlug.optional(),
+  }).strict(),
 ])
 export type TriggerInput = z.output<typeof TriggerInput>
 
@@ -30,7 +45,7 @@ export type TriggerInput = z.output<typeof TriggerInput>
  * `agent-run:<run id>:…` and `agent` its codename, so the dispatcher never lets it wake itself.
  */
 export interface HubEvent {
-  kind: TriggerEvent | 'mention' | 'mail'
+  kind: TriggerEvent | 'mention' | 'mail' | 'webhook'
   /** Stable id of what happened (message id, lesson id, work item id + status…): part of the fingerprint. */
   id: string
   actor: string
