@@ -120,6 +120,8 @@ export function tokenRefusal(scopes: readonly string[], method: string, path: st
     return 'token_scope'
   }
   if (SESSION_ONLY.test(route)) return 'session_required'
+  // The API's own description holds no data: a script reads it to find its way.
+  if (route === '/api/openapi.json' && READS.has(method.toUpperCase())) return null
   const domain = /^\/api\/([^/]+)/.exec(route)?.[1]
   if (!domain) return 'token_scope'
   if (scopes.includes(`${domain}:write`)) return null
