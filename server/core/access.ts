@@ -49,6 +49,8 @@ const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['PUT', /^\/api\/agents\/studio-policy$/],
   // Deactivating (or reactivating) a client: its mail is no longer attributed to it (issue 34, Deliver 1).
   ['PUT', /^\/api\/clients\/[^/]+\/active$/],
+  // Monthly budgets per person and per agent (issue 34, Deliver 7).
+  ['PUT', /^\/api\/usage\/(budgets|included)$/],
 ]
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -97,6 +97,14 @@ export async function budgetsOf(db: Db, subjects: Array<{ kind: BudgetSubject, s
   return await db.select().from(aiBudgets).where(sql`(${aiBudgets.subjectKind}, ${aiBudgets.subject}) in (${sql.join(subjects.map(s => sql`(${s.kind}, ${s.subject})`), sql`, `)})`)
 }
 
+/** A budget names a hub person (hub_users) or a registry agent (agents): anything else is refused. */
+export async function budgetSubjectExists(db: Db, kind: BudgetSubject, subject: string): Promise<boolean> {
+  const rows = kind === 'person'
+    ? await db.execute(sql`select 1 from hub_users where email = ${subject}`)
+    : await db.execute(sql`select 1 from agents where codename = ${subject}`)
+  return rows.length > 0
+}
+
 export interface BudgetEdit { kind: BudgetSubject, subject: string, tokensMonthly: number | null, costUsdMonthly: number | null }
 
 /** Sets (or, both limits empty, removes) a budget; audited with before and after. */

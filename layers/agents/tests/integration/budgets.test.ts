@@ -14,6 +14,7 @@ import { opsAlerts } from '#db/schema/ops'
 import type { Db } from '#db/connection'
 import { BUDGET_ALERT_KIND, budgetStatus, monthPeriod, setBudget } from '#layers/ai/core/budgets'
 import { createAiFacade } from '#layers/ai/core/facade'
+import { setIncluded } from '#layers/ai/core/prices'
 import { insertLedgerRows, type LedgerEntry } from '#layers/ai/core/ledger'
 import { ledgerCsvStream, usageReport } from '#layers/ai/core/usage'
 import { listNotifications } from '#server/core/notifications'
@@ -172,5 +173,22 @@ describeOnBothDatabases('budgets', (database) => {
     expect(runs).toContain(`2021-03-03T00:00:00.000Z,${row!.id},personal,csv@studio.test`)
     expect(runs).toContain(',\'@SUM(1+1)')
     expect(runs.trimEnd().split('\r\n')).toHaveLength(3)
+  })
+
+  it('a founder marks a priced model included (audited): its next calls are in the allowance and run past a budget', async () => {
+    const { db } = database()
+    expect(await setIncluded(db, 'anthropic', 'no-such-model', true, FOUNDER)).toBeNull()
+    const price = await setIncluded(db, 'anthropic', 'budget-premium', true, FOUNDER)
+    expect(price).toMatchObject({ included: true, updatedBy: FOUNDER })
+    await insertLedgerRows(db, [entry({ actor: 'included@studio.test', tokensIn: 50 })])
+    const [row] = await db.execute<{ bucket: string }>(sql`select bucket from ai_consumption where actor = 'included@studio.test'`)
+    expect(row!.bucket).toBe('allowance')
+    // spender@ is past their budget: a run asking for the now-included model is let through.
+    const asked = startRun(deps, context('spender@studio.test', 'On the included model.', { modelRequest: { provider: 'anthropic', model: 'budget-premium' } }))
+    await expect(asked).resolves.toBeDefined()
+    await setIncluded(db, 'anthropic', 'budget-premium', false, FOUNDER)
+    await expect(startRun(deps, context('spender@studio.test', 'Premium again.', { modelRequest: { provider: 'anthropic', model: 'budget-premium' } }))).rejects.toBeInstanceOf(BudgetExceededError)
+    const audit = await db.select({ details: hubAudit.details }).from(hubAudit).where(eq(hubAudit.action, 'ai_price_included_updated')).orderBy(hubAudit.id)
+    expect(audit.map(entry => entry.details)).toEqual([{ before: { included: false }, after: { included: true } }, { before: { included: true }, after: { included: false } }])
   })
 })
