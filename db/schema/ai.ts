@@ -1,4 +1,4 @@
-import { bigserial, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 
 /** The routing row every feature falls back to (the seed's "global fallback row"). */
@@ -37,6 +37,8 @@ export const aiPrices = pgTable('ai_prices', {
   model: text('model').notNull(),
   inputUsdPerMtok: numeric('input_usd_per_mtok', { precision: 12, scale: 6, mode: 'number' }).notNull(),
   outputUsdPerMtok: numeric('output_usd_per_mtok', { precision: 12, scale: 6, mode: 'number' }).notNull(),
+  /** Included in the studio's allowance (seed 003 §10.6): its calls cost 0 credit and keep running past a budget. */
+  included: boolean('included').notNull().default(false),
   note: text('note').notNull().default(''),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: text('updated_by'),
@@ -49,6 +51,9 @@ export const AI_CALL_KINDS = ['generation', 'completion', 'embedding', 'agent'] 
 export type AiCallKind = typeof AI_CALL_KINDS[number]
 export const AI_OUTCOMES = ['ok', 'failed'] as const
 export type AiOutcome = typeof AI_OUTCOMES[number]
+/** The seed's ledger buckets: 'allowance' (an included model or the offline provider, 0 credit), 'premium' (counts against budgets). */
+export const AI_BUCKETS = ['allowance', 'premium'] as const
+export type AiBucket = typeof AI_BUCKETS[number]
 
 /**
  * The consumption ledger: one row per attempt (success or failure) of every model call.
@@ -69,6 +74,10 @@ export const aiConsumption = pgTable('ai_consumption', {
   feature: text('feature').notNull(),
   tenant: text('tenant'),
   actor: text('actor'),
+  /** The agent (codename) whose run made the call; null outside agent runs. */
+  agent: text('agent'),
+  /** Decided at write time from the price row's `included` flag (offline: always 'allowance'). */
+  bucket: text('bucket').$type<AiBucket>().notNull().default('premium'),
   attempt: integer('attempt').notNull().default(1),
   outcome: text('outcome').$type<AiOutcome>().notNull(),
   /** Machine-readable failure reason (http_500, timeout, insufficient_quota…), redacted. */
@@ -87,6 +96,9 @@ export const aiConsumption = pgTable('ai_consumption', {
   index('ai_consumption_feature_at_idx').on(table.feature, table.at),
   index('ai_consumption_tenant_at_idx').on(table.tenant, table.at),
   index('ai_consumption_call_idx').on(table.callId),
+  index('ai_consumption_actor_at_idx').on(table.actor, table.at),
+  index('ai_consumption_agent_at_idx').on(table.agent, table.at),
+  check('ai_consumption_bucket_check', sql`${table.bucket} in ('allowance', 'premium')`),
   check('ai_consumption_outcome_check', sql`${table.outcome} in ('ok', 'failed')`),
   check('ai_consumption_kind_check', sql`${table.kind} in ('generation', 'completion', 'embedding', 'agent')`),
 ])

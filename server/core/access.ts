@@ -65,6 +65,8 @@ const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['POST', /^\/api\/people(\/[^/]+\/reset-link)?$/],
   ['PATCH', /^\/api\/people\/[^/]+$/],
   ['PUT', /^\/api\/people\/[^/]+\/active$/],
+  // Monthly budgets per person and per agent (issue 34, Deliver 7).
+  ['PUT', /^\/api\/usage\/(budgets|included)$/],
 ]
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -4,6 +4,7 @@
 import { desc, eq, inArray, isNull, or } from 'drizzle-orm'
 import type { Db } from '#db/connection'
 import { atlasInbox, atlasMessages, opsAlerts } from '#db/schema/index'
+import { BUDGET_ALERT_KIND } from '#layers/ai/core/budgets'
 
 export interface HubNotification {
   id: string
@@ -33,7 +34,8 @@ export async function listNotifications(db: Db, limit = 50): Promise<HubNotifica
       title: `${alert.kind.replace(/_/g, ' ')}: ${alert.subject}`,
       body: alert.message,
       at: alert.raisedAt.toISOString(),
-      to: '/hub/health',
+      // A budget's threshold is raised (or read) on the usage page.
+      to: alert.kind === BUDGET_ALERT_KIND ? '/hub/usage' : '/hub/health',
     })),
     ...waiting.map(message => ({
       id: `message-${message.id}`,

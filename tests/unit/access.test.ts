@@ -59,6 +59,12 @@ describe('authorisation policy', () => {
     expect(requirementFor('GET', '/api/auth/link')).toEqual({ public: false, minRole: 'viewer' })
   })
 
+  it('keeps budgets and the included models founder-only to change, the usage and its CSVs readable by anyone', () => {
+    expect(requirementFor('PUT', '/api/usage/budgets')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('PUT', '/api/usage/included')).toEqual({ public: false, minRole: 'founder' })
+    for (const path of ['/api/usage', '/api/usage/runs.csv', '/api/usage/ledger.csv']) expect(requirementFor('GET', path)).toEqual({ public: false, minRole: 'viewer' })
+  })
+
   it('ranks founder above operator above viewer', () => {
     expect(roleAllows('founder', 'operator')).toBe(true)
     expect(roleAllows('operator', 'operator')).toBe(true)

@@ -37,6 +37,7 @@ export async function runWithRetries<T extends AttemptUsage>(
     feature: meta.feature,
     tenant: meta.tenant,
     actor: meta.actor,
+    agent: meta.agent ?? null,
     attempt,
     failoverChain: target.chain,
   })

@@ -41,6 +41,8 @@ export interface CallMeta {
   feature: string
   tenant: string | null
   actor: string | null
+  /** The agent whose run makes the call (tool-chat only: the engine's calls). */
+  agent?: string | null
   startedAt: number
 }
 

@@ -11,3 +11,13 @@ function cell(value: unknown): string {
 export function toCsv(header: string[], rows: unknown[][]): string {
   return [header, ...rows].map(row => row.map(cell).join(',')).join('\r\n') + '\r\n'
 }
+
+/** A CSV written page by page (a streamed download): the header, then each page's rows until a page is empty. */
+export async function* csvChunks(header: string[], nextPage: () => Promise<unknown[][]>): AsyncGenerator<string> {
+  yield toCsv(header, [])
+  for (;;) {
+    const rows = await nextPage()
+    if (rows.length === 0) return
+    yield rows.map(row => row.map(cell).join(',')).join('\r\n') + '\r\n'
+  }
+}

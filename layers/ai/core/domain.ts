@@ -7,4 +7,7 @@ export const domain: DomainDescriptor = {
   icon: 'i-lucide-sparkles',
   summary: 'One gateway for every model call: routing, failover and the cost ledger.',
   planned: [],
+  pages: [
+    { label: 'Usage & budgets', icon: 'i-lucide-gauge', to: '/hub/usage' },
+  ],
 }

@@ -2,7 +2,8 @@
 // in the background, in batches; a write that fails is logged and dropped — the ledger never
 // blocks or fails a model call. The cost is estimated in the INSERT itself from ai_prices
 // (exact model, then the requested model, then the longest model prefix, then the
-// provider's '*' row), unless the provider reported one.
+// provider's '*' row), unless the provider reported one; the same price row decides the
+// seed's bucket (an included model, or the offline provider: 'allowance', else 'premium').
 import { sql } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import type { AiCallKind, AiOutcome } from '#db/schema/ai'
@@ -19,6 +20,8 @@ export interface LedgerEntry {
   feature: string
   tenant: string | null
   actor: string | null
+  /** The agent (codename) whose run made the call, when one did (budgets per agent read it). */
+  agent?: string | null
   attempt: number
   outcome: AiOutcome
   error: string | null
@@ -58,6 +61,7 @@ export async function insertLedgerRows(db: Db, entries: LedgerEntry[]): Promise<
     feature: entry.feature,
     tenant: entry.tenant,
     actor: entry.actor,
+    agent: entry.agent ?? null,
     attempt: entry.attempt,
     outcome: entry.outcome,
     error: entry.error,
@@ -69,19 +73,20 @@ export async function insertLedgerRows(db: Db, entries: LedgerEntry[]): Promise<
     failover_chain: entry.failoverChain,
   })))
   await db.execute(sql`
-    insert into ai_consumption (call_id, at, kind, provider, via, model, model_requested, feature, tenant, actor,
+    insert into ai_consumption (call_id, at, kind, provider, via, model, model_requested, feature, tenant, actor, agent, bucket,
       attempt, outcome, error, http_status, tokens_in, tokens_out, cost_usd, cost_source, duration_ms, failover_chain)
-    select v.call_id, v.at, v.kind, v.provider, v.via, v.model, v.model_requested, v.feature, v.tenant, v.actor,
+    select v.call_id, v.at, v.kind, v.provider, v.via, v.model, v.model_requested, v.feature, v.tenant, v.actor, v.agent,
+      case when v.provider = 'offline' or coalesce(p.included, false) then 'allowance' else 'premium' end,
       v.attempt, v.outcome, v.error, v.http_status, v.tokens_in, v.tokens_out,
       coalesce(v.reported_cost, p.cost, 0),
       case when v.reported_cost is not null then 'reported' when p.cost is not null then 'price_table' else 'none' end,
       v.duration_ms, v.failover_chain
     from jsonb_to_recordset(${payload}::jsonb) as v(
       call_id uuid, at timestamptz, kind text, provider text, via text, model text, model_requested text,
-      feature text, tenant text, actor text, attempt int, outcome text, error text, http_status int,
+      feature text, tenant text, actor text, agent text, attempt int, outcome text, error text, http_status int,
       tokens_in int, tokens_out int, reported_cost numeric, duration_ms int, failover_chain text[])
     left join lateral (
-      select (v.tokens_in * pr.input_usd_per_mtok + v.tokens_out * pr.output_usd_per_mtok) / 1000000 as cost
+      select (v.tokens_in * pr.input_usd_per_mtok + v.tokens_out * pr.output_usd_per_mtok) / 1000000 as cost, pr.included
       from ai_prices pr
       where pr.provider = v.provider
         and (pr.model = v.model or pr.model = v.model_requested or pr.model = '*' or starts_with(v.model, pr.model))

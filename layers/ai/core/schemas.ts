@@ -51,3 +51,20 @@ export const EmbedInput = z.object({
 export type GenerateRequest = z.input<typeof GenerateInput> & { signal?: AbortSignal }
 export type CompleteRequest = z.input<typeof CompleteInput> & { signal?: AbortSignal }
 export type EmbedRequest = z.input<typeof EmbedInput> & { signal?: AbortSignal }
+
+/** Budgets and the usage page (issue 34, Deliver 7): a month 'YYYY-MM', a budget's limits. */
+export const UsageMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month: YYYY-MM')
+export const UsageQuery = z.object({ month: UsageMonth.optional() }).strict()
+
+export const BudgetBody = z.object({
+  kind: z.enum(['person', 'agent']),
+  /** The person's email or the custom agent's codename. */
+  subject: z.string().trim().min(1).max(200),
+  /** Empty (null) = no limit of its own; both null removes the budget. */
+  tokensMonthly: z.number().int().min(0).max(1_000_000_000_000).nullable(),
+  costUsdMonthly: z.number().min(0).max(10_000_000).nullable(),
+}).strict()
+export type BudgetBodyInput = z.infer<typeof BudgetBody>
+
+/** A priced model in or out of the allowance (founder only). */
+export const IncludedBody = z.object({ provider: z.string().trim().min(1).max(100), model: z.string().trim().min(1).max(200), included: z.boolean() }).strict()

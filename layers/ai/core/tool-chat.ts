@@ -31,6 +31,8 @@ export const ToolChatInput = z.object({
   temperature: z.number().min(0).max(2).default(0),
   timeoutMs: z.number().int().min(100).max(30 * 60_000).optional(),
   actor: z.string().max(200).optional(),
+  /** The agent (codename) whose run makes the call: the ledger row carries it (budgets per agent). */
+  agent: z.string().trim().min(1).max(64).optional(),
   tenant: z.string().trim().min(1).max(200).optional(),
 })
 
@@ -40,7 +42,7 @@ export type ToolChatResult = ChatOutcome
 export async function chatWithTools(ctx: FacadeContext, request: ToolChatRequest): Promise<ToolChatResult> {
   const input = validated(ToolChatInput, request)
   const startedAt = ctx.now()
-  const meta = { callId: randomUUID(), kind: 'completion' as const, feature: input.feature, tenant: input.tenant ?? null, actor: input.actor ?? null, startedAt }
+  const meta = { callId: randomUUID(), kind: 'completion' as const, feature: input.feature, tenant: input.tenant ?? null, actor: input.actor ?? null, agent: input.agent ?? null, startedAt }
   const params = {
     prompt: '',
     messages: input.messages,

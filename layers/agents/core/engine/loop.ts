@@ -17,6 +17,7 @@ import { hasStandingApproval } from './standing'
 import { appendStep, getRun, insertRun, runner, ledgerCost, truncate, updateRun, updateStep, type AgentRun, type AgentRunStep, type StepInsert } from './store'
 import { ToolError, type ToolDefinition, type ToolRegistry, type ToolRunContext } from './tools'
 import { assertWithinLimits, type PersonLimits } from './usage'
+import { assertWithinBudgets } from './budget'
 import { namesInChoice, nameSkills, skillToolLimit, type SkillRouterPort } from './skills'
 import { APPROVAL_TTL_MS, ENGINE_FEATURE, MODEL_OUTPUT_CHARS, type RunStatus } from './vocabulary'
 
@@ -52,13 +53,16 @@ export async function startRun(deps: EngineDeps, request: RunContextRequest): Pr
   return await driveRun(deps, run.id)
 }
 
-/** Checks the context and the person's limits and writes the run's row, without driving it (the hub chat streams it). */
+/** Checks the context, the person's limits and the budgets, and writes the run's row, without driving it (the hub chat streams it). */
 export async function createRun(deps: EngineDeps, request: RunContextRequest): Promise<AgentRun> {
   const parsed = parseRunContext(request)
   if (deps.limits) await assertWithinLimits(deps.db, parsed.actingUser.email, deps.limits, clock(deps))
   // The model is decided once, before the run exists: a model the surface does not allow is refused here.
   const allowed = await surfaceModels(deps.db, modelSurfaceOf(parsed.agent.codename))
   const resolution = resolveModel(allowed, deps.providers?.() ?? [], { request: parsed.modelRequest, preference: parsed.modelPreference })
+  // The monthly budgets (person and agent): a reached one refuses the run unless its model is included.
+  const firstModel = resolution.first ?? (parsed.modelRequest.provider === 'auto' ? null : parsed.modelRequest)
+  await assertWithinBudgets(deps.db, { email: parsed.actingUser.email, agent: parsed.agent.codename, model: firstModel }, clock(deps), deps.flushLedger)
   let context: RunContext = { ...parsed, modelResolution: resolution }
   // The library routes only a person's own runs: an allowlist run (a custom agent) uses the
   // skills its allowlist gives it and nothing from its owner's library (P3, seed 003 §16.1).
@@ -106,7 +110,7 @@ async function selectSkills(deps: EngineDeps, router: SkillRouterPort, context: 
   const choose = online
     ? async (request: string, candidates: Array<{ name: string, description: string }>) => {
       const turn = await deps.chat({
-        feature: ENGINE_FEATURE, ...ask, actor: context.actingUser.email, tools: [],
+        feature: ENGINE_FEATURE, ...ask, actor: context.actingUser.email, agent: context.agent.codename, tools: [],
         system: 'Pick the skills (at most two) that fit the request, among the candidates only. Answer with a JSON array of their names, [] for none.',
         messages: [{ role: 'user', content: `Request: ${request}\n\nCandidates:\n${candidates.map(c => `- ${c.name}: ${c.description}`).join('\n')}` }],
       })
@@ -148,6 +152,7 @@ export async function driveRun(deps: EngineDeps, runId: string): Promise<AgentRu
         messages,
         tools,
         actor: context.actingUser.email,
+        agent: context.agent.codename,
         // After the first turn the run is pinned to who answered it: no silent model change.
         ...(run.provider && run.model
           ? { pinned: { provider: run.provider as never, model: run.model } }
