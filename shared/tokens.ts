@@ -5,7 +5,7 @@ import { z } from 'zod'
 /** The first segment after /api/ of every domain's routes: a scope names one of them. */
 export const TOKEN_DOMAINS = [
   'activity', 'agents', 'ai', 'alerts', 'atlas', 'automations', 'clients', 'health', 'learning',
-  'memory', 'notifications', 'people', 'search', 'settings', 'skills', 'workers', 'worksites',
+  'memory', 'notifications', 'people', 'search', 'settings', 'skills', 'usage', 'workers', 'worksites',
 ] as const
 export type TokenDomain = typeof TOKEN_DOMAINS[number]
 
