@@ -8,6 +8,7 @@ import { ROOT } from '../helpers/processes'
 import { signInEveryRole, startHub, type Hub } from '../helpers/hub'
 import { routeFromApiFile } from '#server/core/api-routes'
 import { openApiPath, type OpenApiDocument } from '#server/core/openapi'
+import { ClientCreate } from '#layers/clients/core/schemas'
 
 let hub: Hub
 let cookies: Record<'founder' | 'operator' | 'viewer', string>
@@ -56,7 +57,7 @@ describe('GET /api/openapi.json', () => {
     const create = document.paths['/api/clients']?.post
     expect(create).toMatchObject({ 'x-required-role': 'operator', 'x-schema': 'zod', requestBody: { required: true } })
     const schema = create!.requestBody!.content['application/json'].schema as { properties: Record<string, unknown>, required: string[], additionalProperties: boolean }
-    expect(Object.keys(schema.properties).sort()).toEqual(['ai', 'contacts', 'domains', 'name', 'preprodUrl', 'repository', 'slug'])
+    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(ClientCreate.shape).sort())
     expect(schema.required).toEqual(['name'])
     expect(schema.additionalProperties).toBe(false)
     expect(document.paths['/api/clients']?.get?.['x-required-role']).toBe('viewer')
