@@ -2,8 +2,8 @@
 // SQL: the founder adds a client (its domain, its repository, its own model provider), an
 // operator account and a token; a mail from the client's authenticated domain, stamped by the
 // studio's receiving server and dropped into the Atlas folder, is classified by the client's
-// own provider (not the studio's), approved, and spawns the stand-in agent in a checkout of the
-// client's repository. The token then reads the inbox without a cookie.
+// own provider (not the studio's), admitted as the client's, and spawns the stand-in agent in a
+// checkout of the client's repository. The token then reads the inbox without a cookie.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -134,7 +134,7 @@ it('the founder creates a token that reads the inbox and starts agents', async (
   await page.getByTestId('tokens-table').getByText('studio script').waitFor()
 })
 
-it('classifies the client\'s authenticated mail with the client\'s own provider, and a person approves it', async () => {
+it('classifies the client\'s authenticated mail with the client\'s own provider, and admits it as the client\'s', async () => {
   const raw = await compose({ from: `Camille <camille@${DOMAIN}>`, subject: SUBJECT, text: 'Depuis hier, le panier est vide après un rafraîchissement.' })
   // What the studio's receiving server puts on top: its verdicts over its Received.
   const stamp = `Authentication-Results: ${MX}; dkim=pass header.d=${DOMAIN} header.s=s1; spf=pass smtp.mailfrom=camille@${DOMAIN}; dmarc=pass header.from=${DOMAIN}\r\n`
@@ -155,11 +155,12 @@ it('classifies the client\'s authenticated mail with the client\'s own provider,
   await row.waitFor({ timeout: 30_000 })
   expect(await row.innerText()).toContain('Maison Bleue')
   await row.getByRole('link', { name: SUBJECT }).click()
-  const approve = page.getByTestId('atlas-approve')
-  if (await approve.count() > 0) {
-    await approve.click()
-    await expect.poll(() => approve.count(), { timeout: 15_000 }).toBe(0)
-  }
+  // An authenticated contact of a client is admitted by the policy itself (no person needed;
+  // a stranger's message waiting for a person's approval is loop-hub.test.ts's).
+  const admission = page.getByTestId('atlas-admission')
+  await admission.getByTestId('atlas-admission-state').getByText('May start an agent automatically').waitFor()
+  expect(await admission.innerText()).toContain('authenticated contact of Maison Bleue')
+  expect(await page.getByTestId('atlas-approve').count()).toBe(0)
 })
 
 it('spawns the stand-in agent in a checkout of the client\'s repository', async () => {
