@@ -62,7 +62,7 @@ it('changes the password from the account page: a weak one refused with the reas
   await page.getByTestId('user-menu').click()
   await page.getByRole('menuitem', { name: 'Account and password' }).click()
   await page.waitForURL('**/hub/account')
-  await expect.poll(() => page.getByTestId('account-identity').textContent()).toContain(person.email)
+  await expect.poll(() => page.getByTestId('account-identity').textContent(), { timeout: 15_000 }).toContain(person.email)
 
   const form = page.getByTestId('password-form')
   await form.getByLabel('Current password').fill(person.password)

@@ -13,6 +13,8 @@ export async function launchBrowser(): Promise<Browser> {
 /** Signs a person in through the login page, as they would, and waits for the hub. */
 export async function signInPage(page: Page, hubUrl: string, who: { email: string, password: string }): Promise<void> {
   await page.goto(`${hubUrl}/login`)
+  // A click before Vue takes over the form submits it natively and never reaches /hub (seen under load).
+  await hydrated(page)
   await page.getByLabel('Email').fill(who.email)
   await page.getByLabel('Password').fill(who.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
