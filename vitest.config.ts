@@ -62,6 +62,8 @@ export default defineConfig({
           globalSetup: ['tests/helpers/database-templates.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // A page's answer under CI's load takes seconds, not vitest's 1 s default (cockpit e2e, stop 43).
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

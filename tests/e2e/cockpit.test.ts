@@ -287,7 +287,7 @@ describe('the dashboard conventions', () => {
     await page.getByRole('button', { name: 'Sort by Subject' }).click()
     await page.waitForURL(/sort=subject/)
     // A new order starts again from the first page: the subjects come alphabetically.
-    await expect.poll(async () => (await table.locator('tbody tr').first().innerText())).toContain('Client portal refuses every login')
+    await expect.poll(async () => (await table.locator('tbody tr').first().innerText()), { timeout: 15_000 }).toContain('Client portal refuses every login')
   })
 
   it('pages and sorts Activity on the server, page, size and order in the URL', async () => {
