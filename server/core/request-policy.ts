@@ -99,6 +99,12 @@ export function originRefusal(method: string, headers: { origin?: string, host?:
   return originHost === headers.host ? null : { status: 403, code: 'foreign_origin', message: `The Origin "${headers.origin}" is not this hub; requests that change something must come from its own pages.` }
 }
 
+/** The one form the browser may post itself: the login page's, before its script has taken over
+ *  (server/routes/login.post.ts). Its Origin is checked like any change's. */
+export function isLoginForm(method: string, path: string, contentType: string | undefined): boolean {
+  return method === 'POST' && path === '/login' && contentType?.split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded'
+}
+
 /** State-changing requests carry JSON (or nothing): a form post is a cross-site forgery shape. */
 export function contentTypeRefusal(method: string, contentType: string | undefined, hasBody: boolean): Refusal | null {
   if (!STATE_CHANGING.has(method)) return null

@@ -1,9 +1,9 @@
 // Runs before every other middleware and route (files run in name order): security headers
-// on every response, same-origin and JSON-only for changes, the body-size limit (answered
+// on every response, same-origin and JSON-only for changes (the login form excepted), the body-size limit (answered
 // before the body is read), a bounded nesting depth, and no NUL or lone surrogate in any string input.
 import type { H3Event } from 'h3'
 import { badPathSegment, badQueryParameter, findBadText } from '../core/input-text'
-import { MAX_JSON_DEPTH, SECURITY_HEADERS, STATE_CHANGING, bodyLimitFor, contentTypeRefusal, exceedsJsonDepth, originRefusal, type Refusal } from '../core/request-policy'
+import { MAX_JSON_DEPTH, SECURITY_HEADERS, STATE_CHANGING, bodyLimitFor, contentTypeRefusal, exceedsJsonDepth, isLoginForm, originRefusal, type Refusal } from '../core/request-policy'
 
 const RAW_BODY = Symbol.for('h3RawBody')
 
@@ -49,6 +49,9 @@ export default defineEventHandler(async (event) => {
 
   const method = event.method
   const url = new URL(event.node.req.url ?? '/', 'http://hub.invalid')
+  // Under `no-referrer` a browser sends `Origin: null` with a form: the login page's own post
+  // (server/routes/login.post.ts) must carry its Origin to pass the check below.
+  if (url.pathname === '/login') setResponseHeader(event, 'referrer-policy', 'same-origin')
   const badPath = badPathSegment(url.pathname)
   if (badPath) invalidText(event, badPath)
   const badQuery = badQueryParameter(url.search)
@@ -61,7 +64,8 @@ export default defineEventHandler(async (event) => {
   const length = Number.parseInt(headers['content-length'] ?? '', 10)
   const chunked = /\bchunked\b/i.test(String(headers['transfer-encoding'] ?? ''))
   const hasBody = length > 0 || chunked
-  const contentType = contentTypeRefusal(method, headers['content-type'], hasBody)
+  const loginForm = isLoginForm(method, url.pathname, headers['content-type'])
+  const contentType = loginForm ? null : contentTypeRefusal(method, headers['content-type'], hasBody)
   if (contentType) refuse(event, contentType)
   if (!hasBody) return
 
@@ -81,6 +85,12 @@ export default defineEventHandler(async (event) => {
   }
   catch {
     refuse(event, { status: 400, code: 'invalid_text', message: 'The body is not valid UTF-8.' }, { field: 'body' })
+  }
+  if (loginForm) {
+    const bad = findBadText(Object.fromEntries(new URLSearchParams(text)), 'body')
+    if (bad) invalidText(event, bad)
+    ;(event.node.req as unknown as Record<symbol, unknown>)[RAW_BODY] = Promise.resolve(body)
+    return
   }
   if (exceedsJsonDepth(text)) refuse(event, { status: 400, code: 'too_deep', message: `The body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.` }, { field: 'body', limit: MAX_JSON_DEPTH })
   let parsed: unknown

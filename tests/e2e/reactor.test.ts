@@ -91,6 +91,21 @@ it('stands still under prefers-reduced-motion, and a click on a node opens its p
   expect(await page.getByTestId('agent-relationships').textContent()).toContain('Lovelace')
 })
 
+it('keeps its labels legible on a phone: 11 px on screen at 390 px wide, as at 1366', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+  const phone = await context.newPage()
+  try {
+    await signInPage(phone, hub.url, FOUNDER)
+    await phone.goto(`${hub.url}/hub/agents`)
+    await phone.getByTestId('reactor-node-securite').waitFor()
+    // The label size follows the drawing's width once the browser has measured it.
+    await expect.poll(async () => Math.min(...await phone.getByTestId('reactor-label').evaluateAll(labels => labels.map(label => label.getBoundingClientRect().height))), { timeout: 10_000 }).toBeGreaterThanOrEqual(10.5)
+  }
+  finally {
+    await context.close()
+  }
+})
+
 it('the registry filters by family and by prompt domain', async () => {
   await page.goto(`${hub.url}/hub/agents?family=direction`)
   const table = page.getByTestId('agents-table')

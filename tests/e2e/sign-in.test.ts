@@ -51,6 +51,28 @@ it('signs in, shows the automations with their cadence and outcome, and signs ou
   expect(errors).toEqual([])
 })
 
+it('signs in from a form sent before the page\'s script took over, and lands on the page asked for', async () => {
+  // No script at all: the form is the browser's own, as in the first second of a slow load.
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  try {
+    await page.goto(`${hub.url}/login?redirect=/hub/health`)
+    await page.getByLabel('Email').fill(FOUNDER.email)
+    await page.getByLabel('Password').fill('wrong-password')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL(/\/login\?error=invalid_credentials/)
+    expect(await page.getByTestId('login-error').textContent()).toContain('Wrong email or password.')
+    await page.getByLabel('Email').fill(FOUNDER.email)
+    await page.getByLabel('Password').fill(FOUNDER.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL('**/hub/health')
+    expect(await page.locator('body').innerText()).not.toContain('Sign in to the hub')
+  }
+  finally {
+    await context.close()
+  }
+})
+
 it('changes the password from the account page: a weak one refused with the reason, the other sessions ended, the new one signs in', async () => {
   const person = { email: 'founder@studio.test', password: FOUNDER.password }
   const elsewhere = await signIn(hub.url, person.email, person.password)

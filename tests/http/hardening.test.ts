@@ -12,7 +12,7 @@ let founder: string
 
 beforeAll(async () => {
   hub = await startHub()
-  for (const who of ['target', 'bystander', 'owner', 'changer']) {
+  for (const who of ['target', 'bystander', 'owner', 'changer', 'poster']) {
     const created = await runTs('scripts/user-create.ts', ['--email', `${who}@studio.test`, '--role', 'viewer', '--password-stdin'], {
       env: { DATA_DIR: hub.dataDir }, input: `${who}-password-123`,
     })
@@ -123,6 +123,25 @@ describe('sign-in under attack', () => {
     expect(await data(limited)).toMatchObject({ code: 'too_many_attempts' })
     expect((await activity('password_change_failed')).filter(row => row.details.reason === 'wrong_current_password').length).toBeGreaterThanOrEqual(10)
     expect((await activity('password_change_refused')).map(row => row.target)).toContain('changer@studio.test')
+  })
+
+  it('signs in a login form posted without script, and sends a refusal back to the form by its code', async () => {
+    const post = (body: string, headers: Record<string, string> = {}, path = '/login') => fetch(`${hub.url}${path}`, {
+      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body,
+    })
+    const ok = await post('email=poster%40studio.test&password=poster-password-123', {}, '/login?redirect=%2Fhub%2Fatlas')
+    expect(ok.status).toBe(303)
+    expect(ok.headers.get('location')).toBe('/hub/atlas')
+    const cookie = ok.headers.get('set-cookie')!.split(';')[0]!
+    expect((await fetch(`${hub.url}/api/notifications`, { headers: { cookie } })).status).toBe(200)
+    const wrong = await post('email=poster%40studio.test&password=nope', {}, '/login?redirect=https%3A%2F%2Fevil.example')
+    expect(wrong.status).toBe(303)
+    expect(wrong.headers.get('location')).toBe('/login?error=invalid_credentials')
+    expect(wrong.headers.get('set-cookie')).toBeNull()
+    const foreign = await post('email=poster%40studio.test&password=poster-password-123', { origin: 'https://evil.example' })
+    expect(foreign.status).toBe(403)
+    // Only this path takes a form: the API's sign-in stays JSON-only.
+    expect((await post('email=poster%40studio.test&password=poster-password-123', {}, '/api/auth/login')).status).toBe(403)
   })
 
   it('answers an unknown account and a wrong password alike', async () => {
@@ -332,7 +351,7 @@ describe('headers and origin', () => {
   }
 
   it('sends the security headers, and no x-powered-by, on every page and API response', async () => {
-    const paths = ['/login', '/hub', '/no-such-page', '/api/health', '/api/no-such-route', ...builtApiRoutes().filter(r => r.method === 'GET').map(r => samplePath(r.route))]
+    const paths = ['/hub', '/no-such-page', '/api/health', '/api/no-such-route', ...builtApiRoutes().filter(r => r.method === 'GET').map(r => samplePath(r.route))]
     for (const path of paths) {
       for (const cookie of [undefined, founder]) {
         const response = await fetch(`${hub.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' })
@@ -345,6 +364,9 @@ describe('headers and origin', () => {
     }
     const page = await fetch(`${hub.url}/login`)
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+/)
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+    // The login page's form must send its Origin (under no-referrer it would be "null"); nothing leaves the site.
+    expect(page.headers.get('referrer-policy')).toBe('same-origin')
   })
 
   it('refuses a form-encoded change and a foreign Origin with 403', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { badPathSegment, badQueryParameter, findBadText } from '#server/core/input-text'
-import { contentTypeRefusal, exceedsJsonDepth, inlineScripts, originRefusal, pageCsp } from '#server/core/request-policy'
+import { contentTypeRefusal, exceedsJsonDepth, inlineScripts, isLoginForm, originRefusal, pageCsp } from '#server/core/request-policy'
 import { passwordProblem } from '#server/core/password-policy'
 import { redactQueryError } from '#server/core/error-redaction'
 import { waitAfter } from '#server/core/sign-in'
@@ -36,6 +36,13 @@ describe('request policy', () => {
     expect(originRefusal('POST', { origin: 'http://hub:3000', host: 'hub:3000' })).toBeNull()
     expect(originRefusal('PATCH', { 'host': 'hub:3000', 'sec-fetch-site': 'cross-site' })?.status).toBe(403)
     expect(originRefusal('GET', { origin: 'https://evil.example', host: 'hub:3000' })).toBeNull()
+  })
+
+  it('lets the login page post its own form, and no other path or type', () => {
+    expect(isLoginForm('POST', '/login', 'application/x-www-form-urlencoded; charset=UTF-8')).toBe(true)
+    expect(isLoginForm('POST', '/api/auth/login', 'application/x-www-form-urlencoded')).toBe(false)
+    expect(isLoginForm('POST', '/login', 'multipart/form-data; boundary=x')).toBe(false)
+    expect(isLoginForm('PUT', '/login', 'application/x-www-form-urlencoded')).toBe(false)
   })
 
   it('hashes executable inline scripts only', () => {
