@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { requirementFor, roleAllows } from '#server/core/access'
+import { requirementFor, roleAllows } from '#shared/access'
 
 describe('authorisation policy', () => {
   it('leaves only sign-in, the one-time link routes, the health probe and the signed webhooks public', () => {
