@@ -152,9 +152,9 @@ async function writeControls(page: Page): Promise<Array<{ route: string, enabled
       return !control.disabled && !control.readOnly && el.getAttribute('aria-disabled') !== 'true' && !el.closest('fieldset:disabled')
     }
     const visible = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'
-    return [...document.querySelectorAll('[data-write]')].filter(visible).map((el) => {
+    return Array.from(document.querySelectorAll('[data-write]')).filter(visible).map((el) => {
       // A component may put the marker on its wrapper: the control is then inside.
-      const controls = el.matches(CONTROLS) ? [el] : [...el.querySelectorAll(CONTROLS)]
+      const controls = el.matches(CONTROLS) ? [el] : Array.from(el.querySelectorAll(CONTROLS))
       return { route: el.getAttribute('data-write') ?? '', enabled: controls.some(usable), text: (el.textContent ?? el.getAttribute('aria-label') ?? '').trim().slice(0, 60) }
     })
   })
