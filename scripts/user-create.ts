@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import { openDatabase } from '#db/client'
 import { migrateDatabase } from '#db/migrate'
 import { createUser, UserInputError } from '#server/core/users'
-import { isHubRole } from '#server/core/access'
+import { isHubRole } from '#shared/access'
 import { runCli, UsageError } from './lib/cli'
 
 async function readStdin(): Promise<string> {

@@ -1,4 +1,4 @@
-// Any signed-in role (a read, server/core/access.ts): the hub's OpenAPI 3.1 document, built once
+// Any signed-in role (a read, shared/access.ts): the hub's OpenAPI 3.1 document, built once
 // per process from the routes Nitro serves (#api-routes, modules/api-routes.ts) and the zod
 // schemas the layers lend (server/core/api-schemas.ts). The page /hub/api renders it.
 import routes, { version } from '#api-routes'

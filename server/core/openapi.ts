@@ -4,7 +4,7 @@
 // comes from the access policy itself. Framework-free: GET /api/openapi.json calls it once per process.
 import { z } from 'zod'
 import type { ApiSchemaMap, RouteSchemas } from '#layers/base/core/api-schema-map'
-import { requirementFor } from './access'
+import { requirementFor } from '#shared/access'
 import type { ScannedRoute } from './api-routes'
 
 type Json = Record<string, unknown>

@@ -1,4 +1,4 @@
-// Every /api route goes through here: the policy in server/core/access.ts decides.
+// Every /api route goes through here: the policy in shared/access.ts decides.
 // The role and the session version come from hub_users (remembered for at most a second,
 // forgotten at once when the hub itself changes the account: server/core/auth-cache.ts), so a
 // demoted or disabled account loses its rights at once, and a cookie from before a sign-out
@@ -6,7 +6,7 @@
 // server/core/token-auth.ts) acts as its owner, with the same role checks, within its scopes.
 import type { H3Event } from 'h3'
 import type { HubRole } from '#db/schema/hub'
-import { requirementFor, roleAllows } from '../core/access'
+import { requirementFor, roleAllows } from '#shared/access'
 import { findUserById } from '../core/users'
 import { rememberedAccount, sealedSessions, sessionExpiry, type CachedSession } from '../core/auth-cache'
 import { authenticateToken, bearerSecret } from '../core/token-auth'

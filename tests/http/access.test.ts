@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtApiRoutes, samplePath } from '../helpers/routes'
 import { FOUNDER, hubDatabase, signIn, signInEveryRole, startHub, type Hub } from '../helpers/hub'
-import { requirementFor } from '#server/core/access'
+import { requirementFor } from '#shared/access'
 
 let hub: Hub
 let cookies: Record<string, string> = {}

@@ -1,5 +1,32 @@
+import { readdirSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { requirementFor, roleAllows } from '#server/core/access'
+import { ACCESS, requirementFor, roleAllows, roleMayCall, type Route } from '#shared/access'
+import { routeFromApiFile } from '#server/core/api-routes'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+/** Routes a module adds without a file of ours: nuxt-auth-utils' sign-out. */
+const MODULE_ROUTES = ['DELETE /api/_auth/session']
+const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** Every handler file under an `api/` folder of the app and of every layer, as Nitro routes it. */
+function apiRoutes(): string[] {
+  const apiDirs = [join(ROOT, 'server/api'), ...readdirSync(join(ROOT, 'layers')).map(layer => join(ROOT, 'layers', layer, 'server/api'))]
+  const walk = (dir: string): string[] => {
+    let names: string[]
+    try {
+      names = readdirSync(dir, { withFileTypes: true }).map(entry => (entry.isDirectory() ? `${entry.name}/` : entry.name))
+    }
+    catch {
+      return []
+    }
+    return names.flatMap(name => (name.endsWith('/') ? walk(join(dir, name)) : /\.[cm]?[jt]s$/.test(name) ? [join(dir, name)] : []))
+  }
+  return apiDirs.flatMap(dir => walk(dir).map((file) => {
+    const { method, route } = routeFromApiFile(relative(dir, file))
+    return `${method} ${route}`
+  }))
+}
 
 describe('authorisation policy', () => {
   it('leaves only sign-in, the one-time link routes, the health probe and the signed webhooks public', () => {
@@ -70,5 +97,39 @@ describe('authorisation policy', () => {
     expect(roleAllows('operator', 'operator')).toBe(true)
     expect(roleAllows('viewer', 'operator')).toBe(false)
     expect(roleAllows('operator', 'founder')).toBe(false)
+  })
+
+  it('names every route that writes, and only routes that exist (a new write route without its entry fails here)', () => {
+    const routes = apiRoutes()
+    expect(routes.length).toBeGreaterThan(150)
+    expect(routes).toContain('POST /api/agents/custom/:codename/kill')
+    const writes = routes.filter(route => !READS.has(route.split(' ')[0]!))
+    expect(writes.filter(route => !(route in ACCESS))).toEqual([])
+    const known = new Set([...routes, ...MODULE_ROUTES])
+    expect(Object.keys(ACCESS).filter(route => !known.has(route))).toEqual([])
+  })
+
+  it('decides each route of the table by its own entry, a static segment winning over a parameter', () => {
+    for (const [route, access] of Object.entries(ACCESS)) {
+      const [method, pattern] = route.split(' ') as [string, string]
+      const sample = pattern.replace(/:[^/]+/g, '7')
+      expect(requirementFor(method, sample), route).toEqual(access === 'public' ? { public: true } : { public: false, minRole: access })
+    }
+    expect(requirementFor('POST', '/api/skills/import')).toEqual({ public: false, minRole: 'operator' })
+    expect(requirementFor('PUT', '/api/skills/12/enablement')).toEqual({ public: false, minRole: 'viewer' })
+  })
+
+  it('answers a page the same as the server: roleMayCall is requirementFor and roleAllows', () => {
+    for (const route of Object.keys(ACCESS) as Route[]) {
+      const [method, pattern] = route.split(' ') as [string, string]
+      const requirement = requirementFor(method, pattern.replace(/:[^/]+/g, 'x'))
+      for (const role of ['viewer', 'operator', 'founder'] as const) {
+        expect(roleMayCall(role, route), `${role} ${route}`).toBe(requirement.public || roleAllows(role, requirement.minRole))
+      }
+      expect(roleMayCall(undefined, route), route).toBe(requirement.public)
+    }
+    expect(roleMayCall('viewer', 'POST /api/skills')).toBe(false)
+    expect(roleMayCall('viewer', 'POST /api/agents/custom/:codename/kill')).toBe(true)
+    expect(roleMayCall('operator', 'PUT /api/clients/:id/active')).toBe(false)
   })
 })

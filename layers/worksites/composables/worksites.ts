@@ -4,8 +4,17 @@
 // statuses it allows).
 
 import type { OwnerView, Vocabulary } from '../shared/api'
+import type { Route } from '~~/shared/access'
 
 export type WorksitesEntity = 'project' | 'chantier' | 'job' | 'task'
+
+/** The route each control of a work item calls, by entity: what `useCan()` is asked before showing it. */
+export const WORKSITES_ROUTES = {
+  create: { project: 'POST /api/worksites/projects', chantier: 'POST /api/worksites/chantiers', job: 'POST /api/worksites/jobs', task: 'POST /api/worksites/tasks' },
+  edit: { project: 'PATCH /api/worksites/projects/:id', chantier: 'PATCH /api/worksites/chantiers/:id', job: 'PATCH /api/worksites/jobs/:id', task: 'PATCH /api/worksites/tasks/:id' },
+  transition: { project: 'POST /api/worksites/projects/:id/transition', chantier: 'POST /api/worksites/chantiers/:id/transition', job: 'POST /api/worksites/jobs/:id/transition', task: 'POST /api/worksites/tasks/:id/transition' },
+  assign: { project: 'POST /api/worksites/projects/:id/assign', chantier: 'POST /api/worksites/chantiers/:id/assign', job: 'POST /api/worksites/jobs/:id/assign', task: 'POST /api/worksites/tasks/:id/assign' },
+} as const satisfies Record<string, Record<WorksitesEntity, Route>>
 
 /** The vocabulary, fetched once per page load and shared by every component of the page. */
 export async function useWorksitesVocabulary() {

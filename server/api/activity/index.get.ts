@@ -12,7 +12,7 @@ const Query = z.object({
   format: z.enum(['json', 'csv']).default('json'),
 })
 
-// Any signed-in person (server/core/access.ts): the hub and Atlas audit trails, newest first
+// Any signed-in person (shared/access.ts): the hub and Atlas audit trails, newest first
 // unless sorted, one numbered page at a time. `format=csv` downloads the whole selection in the
 // same order (up to 10,000 rows), whatever the page.
 export default defineEventHandler(async (event) => {

@@ -1,4 +1,4 @@
-// Founder only (server/core/access.ts): the people who may sign in.
+// Founder only (shared/access.ts): the people who may sign in.
 import { listPeople } from '#server/core/people'
 
 export default defineEventHandler(async () => {

@@ -1,7 +1,7 @@
 import { budgetSubjectExists, setBudget } from '#layers/ai/core/budgets'
 import { BudgetBody } from '#layers/ai/core/schemas'
 
-// Founder only (server/core/access.ts): sets a person's or an agent's monthly budget (both limits empty removes it), audited.
+// Founder only (shared/access.ts): sets a person's or an agent's monthly budget (both limits empty removes it), audited.
 export default defineEventHandler(async (event) => {
   const edit = validInput(BudgetBody, await readBody(event).catch(() => undefined))
   const db = await useDb()

@@ -4,7 +4,7 @@ import { setAutomationActive } from '#layers/health/core/automations'
 const Params = z.object({ name: z.string().min(1).max(100) })
 const Body = z.object({ active: z.boolean() })
 
-// Founder only (server/core/access.ts): switches the automate's circuit breaker, audited.
+// Founder only (shared/access.ts): switches the automate's circuit breaker, audited.
 export default defineEventHandler(async (event) => {
   const { name } = await getValidatedRouterParams(event, Params.parse)
   const { active } = await readValidatedBody(event, Body.parse)

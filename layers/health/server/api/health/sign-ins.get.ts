@@ -1,5 +1,5 @@
 // Wrong passwords and refused sign-in tries over a window (founder only: it names accounts
-// and addresses; server/core/access.ts).
+// and addresses; shared/access.ts).
 import { z } from 'zod'
 import { readSignInReport } from '#layers/health/core/sign-ins'
 

@@ -2,7 +2,7 @@ import { receiveWebhook, refusalLimiter } from '#layers/agents/core/custom/webho
 import { webhookSealKey } from '#layers/agents/core/custom/webhook-secrets'
 import { backgroundLauncher, untrustedFence } from '#layers/hub/core/webhook-wiring'
 
-// A forge's webhook into a custom agent (issue 34, Deliver 6). Public (server/core/access.ts):
+// A forge's webhook into a custom agent (issue 34, Deliver 6). Public (shared/access.ts):
 // the HMAC signature with the trigger's secret is the credential. The request guard has read
 // the body already (at most the hub's 1 MB; larger is its 413 before any reading); this
 // route answers 202 with the run, or 401/404/409/413/429 with { code }, every refusal audited.

@@ -2,7 +2,7 @@ import { importanceScorer } from '#layers/memory/core/lesson-importance'
 import { recordHubLesson } from '#layers/learning/core/record'
 import { LessonCreate } from '#layers/learning/shared/api'
 
-// Operators and founders (a write, server/core/access.ts): "record a win" / "record a scar".
+// Operators and founders (a write, shared/access.ts): "record a win" / "record a scar".
 // Answers at once; the importance is scored in the background (null until then, and left
 // null for the later run when no model answers).
 export default defineEventHandler(async (event) => {

@@ -7,7 +7,7 @@ const Body = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 }).strict()
 
-// Operators and founders (a write, server/core/access.ts): the reflex memory's index saved
+// Operators and founders (a write, shared/access.ts): the reflex memory's index saved
 // whole from the hub. A line over 200 characters refuses the save with 400 naming the line
 // (data.line); audited in hub_audit.
 export default defineEventHandler(async (event) => {

@@ -2,7 +2,7 @@ import { AtlasConfigError, readAtlasConfig } from '#layers/atlas/core/config'
 import { MessageSubmitBody } from '#layers/atlas/core/schemas'
 import { composeMessage, submitMessage } from '#layers/atlas/core/submit'
 
-// Operator+ (server/core/access.ts): a test message handed in from the hub, pasted as an
+// Operator+ (shared/access.ts): a test message handed in from the hub, pasted as an
 // .eml or written in a small form. It goes through the same steps as mailbox mail (storage,
 // antivirus, OCR, classification, work record) before the answer; the person is the actor.
 export default defineEventHandler(async (event) => {

@@ -1,4 +1,4 @@
-// Founder only (server/core/access.ts): deactivating a client stops attributing mail to it.
+// Founder only (shared/access.ts): deactivating a client stops attributing mail to it.
 import { setClientActive } from '#layers/clients/core/clients'
 import { ClientActiveBody, ClientParams } from '#layers/clients/core/schemas'
 

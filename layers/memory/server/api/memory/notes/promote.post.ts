@@ -1,7 +1,7 @@
 import { PromoteBody } from '#layers/memory/core/api'
 import { promoteToPermanent } from '#layers/memory/core/vault/promote'
 
-// Operator+ (a write, server/core/access.ts): the human action that moves an inbox note to
+// Operator+ (a write, shared/access.ts): the human action that moves an inbox note to
 // the permanent zone, audited in hub_audit with who did it.
 export default defineEventHandler(async (event) => {
   const { path } = await readValidatedBody(event, PromoteBody.parse)

@@ -8,7 +8,7 @@ const Body = z.object({
   value: z.record(z.string().min(1).max(100), z.unknown()),
 }).strict()
 
-// Founders only (server/core/access.ts): one dimension of one person's user model replaced,
+// Founders only (shared/access.ts): one dimension of one person's user model replaced,
 // audited (the keys, never the values).
 export default defineEventHandler(async (event) => {
   const { subject } = await getValidatedRouterParams(event, Params.parse)

@@ -1,4 +1,4 @@
 import { approvalRoute } from '#layers/atlas/server/utils/approval-route'
 
-// Operators and founders (server/core/access.ts): let a message waiting for approval start its agent.
+// Operators and founders (shared/access.ts): let a message waiting for approval start its agent.
 export default defineEventHandler(event => approvalRoute(event, 'approve'))

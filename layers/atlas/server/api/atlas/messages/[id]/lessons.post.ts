@@ -6,7 +6,7 @@ import { MessageLessonBody, MessageParams } from '#layers/atlas/core/schemas'
 import { ManualLessonError, recordManualLesson } from '#layers/memory/core/lessons-manual'
 import { LessonInputError } from '#layers/memory/core/lessons'
 
-// Operators and founders (a write, server/core/access.ts): a person records a win (victory)
+// Operators and founders (a write, shared/access.ts): a person records a win (victory)
 // or a scar from the message page. The lesson carries the message's tenant and id as tags,
 // is audited in hub_audit and in the message's trail, and is re-indexed at once.
 export default defineEventHandler(async (event) => {

@@ -1,7 +1,7 @@
 import { requestReclassification } from '#layers/atlas/core/reclassify'
 import { MessageParams } from '#layers/atlas/core/schemas'
 
-// Operators and founders (server/core/access.ts): queue a new classification, audited.
+// Operators and founders (shared/access.ts): queue a new classification, audited.
 export default defineEventHandler(async (event) => {
   const { id } = await getValidatedRouterParams(event, MessageParams.parse)
   const user = currentUser(event)

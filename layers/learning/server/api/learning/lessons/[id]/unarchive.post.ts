@@ -3,7 +3,7 @@ import { unarchiveLesson } from '#layers/learning/core/nightly/forgetting-curve'
 
 const Params = z.object({ id: z.coerce.number().int().positive() })
 
-// Operator and up (server/core/access.ts): undoes the forgetting curve — the lesson is back in recall.
+// Operator and up (shared/access.ts): undoes the forgetting curve — the lesson is back in recall.
 export default defineEventHandler(async (event) => {
   const { id } = await getValidatedRouterParams(event, Params.parse)
   try {

@@ -9,7 +9,7 @@ const Body = z.object({
   body: z.string().trim().min(1).max(20_000).optional(),
 })
 
-// Founder only (server/core/access.ts): the one path into the skills registry.
+// Founder only (shared/access.ts): the one path into the skills registry.
 export default defineEventHandler(async (event) => {
   const { id } = await getValidatedRouterParams(event, Params.parse)
   const body = await readValidatedBody(event, input => Body.parse(input ?? {}))

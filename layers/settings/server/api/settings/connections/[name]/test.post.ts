@@ -7,7 +7,7 @@ import { ConnectionParams } from '#layers/settings/core/schemas'
 // Light: a person may test 12 connections a minute (each opens a socket, a sandbox or spends a token).
 const limiter = createRateLimiter({ limit: 12, windowMs: 60_000 })
 
-// Operator (a write in server/core/access.ts): really connects, audited with its outcome.
+// Operator (a write in shared/access.ts): really connects, audited with its outcome.
 export default defineEventHandler(async (event) => {
   const { name } = validInput(ConnectionParams, getRouterParams(event))
   const user = currentUser(event)
