@@ -115,23 +115,6 @@ export const agentsRelationships = pgTable('agents_relationships', {
   check('agents_relationships_not_self', sql`${table.fromAgent} <> ${table.toAgent}`),
 ])
 
-/** Skills an agent holds (the skills library's slugs). */
-export const agentsSkills = pgTable('agents_skills', {
-  agent: agentRef(),
-  skill: varchar('skill', { length: 128 }).notNull(),
-  level: integer('level').notNull().default(1),
-}, table => [primaryKey({ columns: [table.agent, table.skill] })])
-
-/** Tools an agent may use, with its access class. */
-export const agentsTools = pgTable('agents_tools', {
-  agent: agentRef(),
-  tool: varchar('tool', { length: 128 }).notNull(),
-  access: varchar('access', { length: 16 }).notNull().default('read'),
-}, table => [
-  primaryKey({ columns: [table.agent, table.tool] }),
-  check('agents_tools_access_check', sql`${table.access} in ('read', 'write', 'admin')`),
-])
-
 /** An agent's accumulated experience (one row per agent). */
 export const agentsExperience = pgTable('agents_experience', {
   agent: agentRef().primaryKey(),

@@ -19,6 +19,8 @@ export interface DispatchDeps {
   /** Runs started at once by one pass (the rest wait for the next pass's events: their fires stay claimed). */
   concurrency?: number
   log?: (line: string) => void
+  /** Stops the pass between two firings (each firing is claimed and launched whole, or not at all). */
+  signal?: AbortSignal
 }
 
 export type FireOutcome = 'fired' | 'capped' | 'killed' | 'self' | 'busy' | 'failed' | 'duplicate'
@@ -44,7 +46,7 @@ export async function dispatchEvents(deps: DispatchDeps, events: HubEvent[], ind
   const planned: Array<{ trigger: IndexedTrigger, event: HubEvent }> = []
   for (const event of events) for (const trigger of triggers.match(event)) planned.push({ trigger, event })
   return await pool(deps.concurrency ?? DEFAULT_CONCURRENCY, planned, ({ trigger, event }) =>
-    fire(deps, { id: trigger.id, codename: trigger.codename }, eventFingerprint(event), event, requestFor(trigger, event)))
+    fire(deps, { id: trigger.id, codename: trigger.codename }, eventFingerprint(event), event, requestFor(trigger, event)), deps.signal)
 }
 
 /** Fires every schedule whose latest due time in the last day has not fired yet. */
@@ -119,15 +121,17 @@ async function fire(deps: DispatchDeps, trigger: { id: number, codename: string 
   }
 }
 
-async function pool<T, R>(size: number, items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
+async function pool<T, R>(size: number, items: T[], work: (item: T) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
   const results: R[] = new Array(items.length)
   let next = 0
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !signal?.aborted) {
       const i = next++
       results[i] = await work(items[i]!)
     }
   }
   await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker))
+  // A stopped pass has holes: its caller must not count the unfired items as done.
+  signal?.throwIfAborted()
   return results
 }
