@@ -15,6 +15,7 @@ export default defineAutomate({
   name: 'lock-guardian',
   description: 'Alerts the team about zombie leases (no heartbeat for 10 minutes, or holder process gone); fails orphaned agent runs and expires stale approvals.',
   scope: 'ops_locks → ops_alerts, team mail; agent_runs, agent_approvals',
+  dryRun: true,
   async run(ctx) {
     const { values } = parseArgs({
       args: ctx.args,

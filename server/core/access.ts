@@ -48,6 +48,8 @@ const VIEWER_WRITES: Array<[string, RegExp]> = [
 
 const FOUNDER_ONLY: Array<[string, RegExp]> = [
   ['PATCH', /^\/api\/automations\/[^/]+$/],
+  // Running an automate now, outside its schedule (issue 36, Deliver 5).
+  ['POST', /^\/api\/automations\/[^/]+\/run$/],
   // The user model: who the founder is, how they work (issue 15, Deliver 5).
   ['PUT', /^\/api\/memory\/user-model\/[^/]+$/],
   // The skills registry: only the founder promotes (or rejects) a skill proposal (issue 18, Deliver 6).
