@@ -5,7 +5,7 @@
 // `agent_relationships`, `agent_experience`, `agent_experience_history` over their
 // satellites). Plus the ReAct iteration log the Memory issue created.
 import { sql } from 'drizzle-orm'
-import { bigserial, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { bigserial, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
 
 /** The four functional families (the business source of truth of the orbits). */
 export const AGENT_FAMILIES = ['direction', 'cadrage', 'execution', 'validation'] as const
