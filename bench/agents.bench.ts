@@ -90,7 +90,7 @@ async function dispatchFigure(db: Awaited<ReturnType<typeof nativeBenchDatabase>
     return { entity: 'task', entityId: '00000000-0000-4000-8000-00000000b0b0', kind: 'transition', fromStatus: moved ? 'doing' : 'todo', toStatus: 'todo', actor: 'p@studio.test', at: new Date(origin + 1 + (i < BURST * 2 / 5 ? 0 : i)) }
   })
   for (let i = 0; i < transitions.length; i += 1000) await db.insert(workTransitions).values(transitions.slice(i, i + 1000))
-  await db.insert(learnLessons).values(Array.from({ length: BURST / 5 }, (_, i) => ({ title: `Burst lesson ${i}: cache warmed`, kind: 'success', createdAt: new Date(origin + 10_000) })))
+  await db.insert(learnLessons).values(Array.from({ length: BURST / 5 }, (_, i) => ({ title: `Burst lesson ${i}: cache warmed`, kind: 'success' as const, createdAt: new Date(origin + 10_000) })))
   const deps = { db, now: () => new Date(origin + 60_000), launch: async () => randomUUID() }
   const started = process.hrtime.bigint()
   const cycle = await dispatchEventCycle(deps, { settleMs: 0 })
