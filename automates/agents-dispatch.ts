@@ -1,14 +1,15 @@
 // agents-dispatch [--window-minutes N] [--json]
-// Every minute: the custom agents' triggers (seed 003 §12.6). Collects what happened in the
-// hub during the window (classified Atlas messages and their tenant mail, lessons recorded,
-// work items changing status, instruction documents mentioning @agents), fires the matching
-// event triggers and the due schedules, each once (a unique key per trigger and event: an
-// overlapping window or a second dispatcher fires nothing twice), within each agent's hourly
-// cap and kill switch, a bounded number of runs at a time.
+// Every minute: the custom agents' triggers (seed 003 §12.6). Reads what happened in the hub
+// since its stored cursors (classified Atlas messages and their tenant mail, lessons recorded,
+// work items changing status, instruction documents mentioning @agents), in order, page by
+// page until drained, fires the matching event triggers and the due schedules, each once (a
+// unique key per trigger and event: a page read again or a second dispatcher fires nothing
+// twice), within each agent's hourly cap and kill switch, a bounded number of runs at a time.
+// --window-minutes: how far back a source with no cursor yet starts (the first run).
 import { parseArgs } from 'node:util'
 import { createAiFacade } from '#layers/ai/core/facade'
-import { dispatchEvents, dispatchSchedules, type FireResult } from '#layers/agents/core/custom/dispatcher'
-import { collectEvents } from '#layers/agents/core/custom/events'
+import { dispatchSchedules, type FireResult } from '#layers/agents/core/custom/dispatcher'
+import { dispatchEventCycle } from '#layers/agents/core/custom/event-cycle'
 import { autonomousLauncher, customAgentEngine } from '#layers/hub/core/custom-agent-engine'
 import { defineAutomate } from '#layers/health/core/automate'
 import { memoryConfig } from '#layers/memory/core/config'
@@ -29,12 +30,13 @@ export default defineAutomate({
     try {
       const embedder = facadeEmbedder(ai, { feature: 'agent_recall' })
       const engine = customAgentEngine({ db: ctx.db, ai, embedder, vaultDir: memoryConfig(process.env).vaultDir, env: process.env, skillRouter: skillRouterPort(ctx.db, embedder, routerSettings(process.env), ctx.log), log: ctx.log })
-      const deps = { db: ctx.db, launch: autonomousLauncher(engine), log: ctx.log }
-      const events = await collectEvents(ctx.db, new Date(Date.now() - window * 60_000))
-      const results: FireResult[] = [...await dispatchSchedules(deps), ...await dispatchEvents(deps, events)]
+      const deps = { db: ctx.db, launch: autonomousLauncher(engine), log: ctx.log, signal: ctx.signal, now: ctx.now }
+      const schedules = await dispatchSchedules(deps)
+      const cycle = await dispatchEventCycle(deps, { firstWindowMs: window * 60_000 })
+      const results: FireResult[] = [...schedules, ...cycle.results]
       const count = (outcome: string) => results.filter(result => result.outcome === outcome).length
-      if (values.json) ctx.log(JSON.stringify({ events: events.length, results }))
-      else ctx.log(`${events.length} event(s) in the last ${window} min; fired ${count('fired')}, already fired ${count('duplicate')}, capped ${count('capped')}, killed ${count('killed')}, own writes ${count('self')}, busy ${count('busy')}, failed ${count('failed')}`)
+      if (values.json) ctx.log(JSON.stringify({ events: cycle.events, pages: cycle.pages, drained: cycle.drained, results }))
+      else ctx.log(`${cycle.events} event(s) in ${cycle.pages} page(s) since the cursors; fired ${count('fired')}, already fired ${count('duplicate')}, capped ${count('capped')}, killed ${count('killed')}, own writes ${count('self')}, busy ${count('busy')}, failed ${count('failed')}`)
       return count('failed') > 0 && count('fired') === 0 ? 1 : 0
     }
     finally {

@@ -12,6 +12,7 @@ export default defineAutomate({
   name: 'atlas-calibration',
   description: 'Monthly classifier calibration report: confidence per intent, proxy success, uncertainty, failures, promotion threshold.',
   scope: 'atlas_inbox, atlas_audit, work_* → atlas_calibration_reports',
+  dryRun: true,
   async run(ctx) {
     const { values } = parseArgs({ args: ctx.args, options: { 'month': { type: 'string' }, 'json': { type: 'boolean' }, 'dry-run': { type: 'boolean' } } })
     const month = values.month ?? previousMonth(ctx.now())

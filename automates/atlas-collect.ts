@@ -14,6 +14,7 @@ export default defineAutomate({
   name: 'atlas-collect',
   description: 'Atlas inbox: IMAP collection, antivirus, OCR of screenshots, intent classification and the work record.',
   scope: 'Atlas mailbox → atlas_messages, atlas_attachments, atlas_inbox, atlas_audit, work_*; AI facade (atlas_classify)',
+  dryRun: true,
   async run(ctx) {
     const { values } = parseArgs({ args: ctx.args, options: { 'dry-run': { type: 'boolean' }, 'json': { type: 'boolean' } } })
     let config

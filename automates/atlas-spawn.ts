@@ -21,6 +21,7 @@ export default defineAutomate({
   name: 'atlas-spawn',
   description: 'Atlas spawn orchestrator: queues eligible classified messages for the headless agent (at most 3 per cycle), recovers lost spawns.',
   scope: 'atlas_inbox, atlas_spawns, atlas_audit, ops_locks (message leases), agents counters → pg-boss queue atlas-spawn, team mail',
+  dryRun: true,
   async run(ctx) {
     let values
     try {

@@ -12,6 +12,7 @@ export default defineAutomate({
   name: 'health-report',
   description: 'The five vital dimensions (proprioception, coverage, debt, learning, automations) and Nightingale\'s care note, one snapshot per date.',
   scope: 'health_reports (reads maint_*, work_tasks, ops_*; AI facade: health_care_note)',
+  dryRun: true,
   leaseTtlMs: 300_000,
   informationalExitCodes: [1, 2],
   async run(ctx) {

@@ -12,6 +12,7 @@ export default defineAutomate({
   name: 'health-snapshot',
   description: 'Pushes the sanitised health and drift snapshot (no IPs, internal paths or tenant names) to the public database.',
   scope: `reads health_reports, maint_* (read-only); writes ${SNAPSHOT_TABLE} at SNAPSHOT_DATABASE_URL`,
+  dryRun: true,
   async run(ctx) {
     const { values } = parseArgs({ args: ctx.args, options: { 'dry-run': { type: 'boolean' } } })
     let snapshot

@@ -12,6 +12,7 @@ export default defineAutomate({
   name: 'learning-classify',
   description: 'Qualifies the uncategorised scars: error type, severity, confidence, rationale (learnable:true|false), tags.',
   scope: 'learn_lessons (classifier columns; AI facade: learn_classify)',
+  dryRun: true,
   leaseTtlMs: 600_000,
   async run(ctx) {
     const { values } = parseArgs({

@@ -17,6 +17,7 @@ export default defineAutomate({
   name: 'learning-debrief',
   description: 'Post-project debrief: the audit bundle of a project to a model, the lesson note into the vault inbox as a draft.',
   scope: 'work_projects, work_*, atlas_spawns, atlas_spawn_events, learn_lessons → VAULT_DIR/inbox/debriefs (AI: agent CLI read-only, then facade learning_debrief)',
+  dryRun: true,
   leaseTtlMs: 600_000,
   async run(ctx) {
     const { values } = parseArgs({

@@ -11,6 +11,7 @@ export default defineAutomate({
   name: 'learning-proposal-monitor',
   description: 'Mails the team when pending skill proposals exceed a threshold (one-hour cool-down), with their statistics.',
   scope: 'learn_skill_proposals → ops_alerts, team mail',
+  dryRun: true,
   async run(ctx) {
     const { values } = parseArgs({ args: ctx.args, options: { 'threshold': { type: 'string' }, 'dry-run': { type: 'boolean' }, 'json': { type: 'boolean' } } })
     const raw = values.threshold ?? process.env.LEARNING_PROPOSAL_THRESHOLD

@@ -18,6 +18,7 @@ export default defineAutomate({
   name: 'learning-skill-detector',
   description: 'Finds patterns recurring in at least 3 recent successful spawns and proposes them as skills, for the founder to decide.',
   scope: 'atlas_spawns, atlas_spawn_events, work_iterations, skills → learn_skill_proposals (AI facade: learning_skill_detector)',
+  dryRun: true,
   leaseTtlMs: 600_000,
   async run(ctx) {
     const { values } = parseArgs({ args: ctx.args, options: { 'dry-run': { type: 'boolean' }, 'limit': { type: 'string' }, 'days': { type: 'string' }, 'json': { type: 'boolean' } } })

@@ -12,6 +12,7 @@ export default defineAutomate({
   name: 'learning-suggest',
   description: 'Turns learnable lessons into pending suggestions (six destinations), personal data scrubbed, for a person to validate in the hub.',
   scope: 'learn_lessons → learn_suggestions (AI facade: learn_suggest)',
+  dryRun: true,
   leaseTtlMs: 600_000,
   async run(ctx) {
     const { values } = parseArgs({

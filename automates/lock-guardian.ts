@@ -1,17 +1,21 @@
 // lock-guardian [--dry-run] [--json] [--stale-minutes N]
 // Every 15 minutes: alerts on leases held 10 minutes without heartbeat or whose holder is gone;
 // an alert whose mail did not go out is sent again at the next runs, for a day. Also fails the
-// agent runs left `running` by a hub process that is gone (layers/agents/core/engine/sweeper.ts).
+// agent runs left `running` by a hub process that is gone (layers/agents/core/engine/sweeper.ts),
+// and expires the approvals left undecided past their 72 hours (their runs fail): until then
+// the dispatcher counts their agent as busy, whether or not anyone opens a runs page.
 import { parseArgs } from 'node:util'
 import { defineAutomate } from '#layers/health/core/automate'
 import { guardLocks, isProcessAlive, STALE_AFTER_MS } from '#layers/health/core/lock-guardian'
 import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
 import { sweepOrphanRuns } from '#layers/agents/core/engine/sweeper'
+import { expireStaleApprovals } from '#layers/agents/core/engine/actions'
 
 export default defineAutomate({
   name: 'lock-guardian',
-  description: 'Alerts the team about zombie leases (no heartbeat for 10 minutes, or holder process gone).',
-  scope: 'ops_locks → ops_alerts, team mail',
+  description: 'Alerts the team about zombie leases (no heartbeat for 10 minutes, or holder process gone); fails orphaned agent runs and expires stale approvals.',
+  scope: 'ops_locks → ops_alerts, team mail; agent_runs, agent_approvals',
+  dryRun: true,
   async run(ctx) {
     const { values } = parseArgs({
       args: ctx.args,
@@ -42,11 +46,12 @@ export default defineAutomate({
     // Agent runs whose hub process is gone would show `running` forever: failed, with the reason.
     const orphans = values['dry-run'] ? [] : await sweepOrphanRuns({ db: ctx.db, host: ctx.host, isProcessAlive, now: ctx.now })
     for (const orphan of orphans) ctx.log(`  agent run ${orphan.id}: ${orphan.error}`)
+    const expired = values['dry-run'] ? 0 : await expireStaleApprovals(ctx.db, ctx.now())
     if (values.json) {
-      ctx.log(JSON.stringify({ orphanRuns: orphans.length, checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
+      ctx.log(JSON.stringify({ orphanRuns: orphans.length, expiredApprovals: expired, checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
     }
     else {
-      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team; ${orphans.length} orphaned agent run(s) failed`)
+      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team; ${orphans.length} orphaned agent run(s) failed; ${expired} stale approval(s) expired`)
       for (const zombie of report.zombies) ctx.log(`  ${zombie.why}: ${zombie.message}`)
     }
     return 0

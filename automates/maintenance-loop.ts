@@ -44,6 +44,7 @@ export default defineAutomate({
   name: 'maintenance-loop',
   description: 'The nightly maintenance loop: documentation drift, coverage, repair, deep regeneration, gated publishing, re-inspection, health report, snapshot.',
   scope: 'DOCS_DIR (published chapters), DOCS_STAGING_DIR, maint_inspections, maint_drift_chapters, maint_coverage, maint_nights; then health-report and health-snapshot',
+  dryRun: true,
   // Deep regeneration may run 75 minutes: the lease is heartbeated, a long TTL only bounds a dead holder.
   leaseTtlMs: 600_000,
   informationalExitCodes: [1, 2],

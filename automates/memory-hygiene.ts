@@ -18,6 +18,7 @@ export default defineAutomate({
   name: 'memory-hygiene',
   description: 'Monthly hygiene of the current memory: validation, dead links, archiving of decommissioned files, duplicate removal.',
   scope: 'REFLEX_DIR (MEMORY.md and thematic files), VAULT_DIR notes and mem_notes → MEMORY_ARCHIVE_DIR; JSON report in MEMORY_HYGIENE_REPORT_DIR',
+  dryRun: true,
   informationalExitCodes: [3],
   async run(ctx) {
     const { values } = parseArgs({ args: ctx.args, options: { 'dry-run': { type: 'boolean' }, 'validate-only': { type: 'boolean' } } })

@@ -12,6 +12,7 @@ export default defineAutomate({
   name: 'memory-metrics',
   description: 'The current memory\'s daily measures (90 days) and the thresholds that raise alerts.',
   scope: 'mem_metrics, ops_alerts (reads REFLEX_DIR, learn_lessons, mem_embeddings)',
+  dryRun: true,
   async run(ctx) {
     const { values } = parseArgs({ args: ctx.args, options: { 'json': { type: 'boolean' }, 'dry-run': { type: 'boolean' } } })
     const thresholds = thresholdsFrom(process.env)

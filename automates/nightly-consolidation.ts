@@ -20,6 +20,7 @@ export default defineAutomate({
   name: 'nightly-consolidation',
   description: 'Nightly consolidation of the learning loop: repeated scars, session compaction, nightly reflection, divergence audit, forgetting curve, project proactivity, obsolescence audit, persona drift, daily cost ticket. Dry-run unless --live.',
   scope: 'learn_lessons (archived_at), learn_nightly_marks, learn_project_threads, learn_obsolescence_log, learn_persona_drift, VAULT_DIR inbox drafts, ops_alerts (ai_cost_spike), team mail; AI facade: nightly_*',
+  dryRun: true,
   leaseTtlMs: 900_000,
   async run(ctx) {
     const { values } = parseArgs({ args: ctx.args, options: { 'live': { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'only': { type: 'string' }, 'json': { type: 'boolean' } } })

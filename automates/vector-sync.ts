@@ -31,6 +31,7 @@ export default defineAutomate({
   name: 'vector-sync',
   description: 'Embeds every memory source (scars, notes, doctrines, agents…) into the vector index; unchanged chunks are skipped.',
   scope: 'learn_*, mem_notes, REFLEX_DIR, agents, work_chantiers → mem_embeddings (AI facade: memory_sync); learn_lessons.importance (AI facade: learn_importance)',
+  dryRun: true,
   leaseTtlMs: 300_000,
   async run(ctx) {
     const { values } = parseArgs({

@@ -86,6 +86,8 @@ export const ACCESS = {
 
   // Switching an automation on or off.
   'PATCH /api/automations/:name': 'founder',
+  // Running an automate now, outside its schedule (issue 36, Deliver 5).
+  'POST /api/automations/:name/run': 'founder',
   // Who failed or was refused at sign-in: names accounts and addresses.
   'GET /api/health/sign-ins': 'founder',
 

@@ -5,7 +5,7 @@
 // `agent_relationships`, `agent_experience`, `agent_experience_history` over their
 // satellites). Plus the ReAct iteration log the Memory issue created.
 import { sql } from 'drizzle-orm'
-import { bigserial, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { bigserial, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
 
 /** The four functional families (the business source of truth of the orbits). */
 export const AGENT_FAMILIES = ['direction', 'cadrage', 'execution', 'validation'] as const
@@ -113,23 +113,6 @@ export const agentsRelationships = pgTable('agents_relationships', {
 }, table => [
   uniqueIndex('agents_relationships_key').on(table.fromAgent, table.toAgent, table.kind),
   check('agents_relationships_not_self', sql`${table.fromAgent} <> ${table.toAgent}`),
-])
-
-/** Skills an agent holds (the skills library's slugs). */
-export const agentsSkills = pgTable('agents_skills', {
-  agent: agentRef(),
-  skill: varchar('skill', { length: 128 }).notNull(),
-  level: integer('level').notNull().default(1),
-}, table => [primaryKey({ columns: [table.agent, table.skill] })])
-
-/** Tools an agent may use, with its access class. */
-export const agentsTools = pgTable('agents_tools', {
-  agent: agentRef(),
-  tool: varchar('tool', { length: 128 }).notNull(),
-  access: varchar('access', { length: 16 }).notNull().default('read'),
-}, table => [
-  primaryKey({ columns: [table.agent, table.tool] }),
-  check('agents_tools_access_check', sql`${table.access} in ('read', 'write', 'admin')`),
 ])
 
 /** An agent's accumulated experience (one row per agent). */

@@ -109,6 +109,19 @@ export const agentTriggerFires = pgTable('agent_trigger_fires', {
   check('agent_trigger_fires_outcome_check', sql`${table.outcome} in ('fired', 'capped', 'killed', 'self', 'busy', 'failed')`),
 ])
 
+/**
+ * Where the dispatcher has read each event source to: the (time, id) of the last row it
+ * dispatched, the time kept as text to the microsecond (a JS Date would round it to the
+ * millisecond and read that row again). Rows with the same time are ordered by id, so none
+ * is skipped or read twice, and a restarted dispatcher goes on from here.
+ */
+export const agentEventCursors = pgTable('agent_event_cursors', {
+  source: varchar('source', { length: 32 }).primaryKey(),
+  at: text('at').notNull(),
+  lastId: bigint('last_id', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
 export type AgentCustom = typeof agentCustom.$inferSelect
 export type AgentTrigger = typeof agentTriggers.$inferSelect
 

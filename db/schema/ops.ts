@@ -8,6 +8,10 @@ export const opsAutomations = pgTable('ops_automations', {
   schedule: text('schedule').notNull(),
   scope: text('scope').notNull(),
   description: text('description').notNull().default(''),
+  /** The crontab line's flags: a founder's "run now" runs it as the night does. */
+  args: jsonb('args').$type<string[]>().notNull().default([]),
+  /** The automate takes --dry-run (reads and reports, writes nothing): offered before a real run. */
+  dryRun: boolean('dry_run').notNull().default(false),
   active: boolean('active').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: text('updated_by'),

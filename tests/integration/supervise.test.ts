@@ -30,6 +30,26 @@ describeOnBothDatabases('supervision wrapper', (database) => {
     expect(await readLease(db, leaseName('probe-ok'))).toBeUndefined()
   })
 
+  it('writes the output so far to the running run\'s row (live progress), then the whole tail at its end', async () => {
+    const { db } = database()
+    let proceed!: () => void
+    const waiting = new Promise<void>((resolve) => {
+      proceed = resolve
+    })
+    const automate = defineAutomate({ name: 'probe-progress', description: '', scope: '', run: async (ctx) => {
+      ctx.log('step 1 of 2')
+      await waiting
+      ctx.log('step 2 of 2')
+      return 0
+    } })
+    const running = supervise(deps(db, 1), automate, [])
+    await expect.poll(async () => (await recentRuns(db, 'probe-progress'))[0], { timeout: 30_000, interval: 200 })
+      .toMatchObject({ status: 'running', outputTail: 'step 1 of 2\n' })
+    proceed()
+    expect(await running).toMatchObject({ status: 'ok' })
+    expect((await recentRuns(db, 'probe-progress'))[0]).toMatchObject({ status: 'ok', outputTail: 'step 1 of 2\nstep 2 of 2\n' })
+  })
+
   it('records a run whose prerequisite is missing as not_configured, with the variable to set, never ok', async () => {
     const { db } = database()
     const automate = defineAutomate({ name: 'probe-unset', description: '', scope: '', run: async (ctx) => {

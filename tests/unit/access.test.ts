@@ -45,6 +45,7 @@ describe('authorisation policy', () => {
     expect(requirementFor('POST', '/api/anything')).toEqual({ public: false, minRole: 'operator' })
     expect(requirementFor('DELETE', '/api/anything/1')).toEqual({ public: false, minRole: 'operator' })
     expect(requirementFor('PATCH', '/api/automations/lock-guardian')).toEqual({ public: false, minRole: 'founder' })
+    expect(requirementFor('POST', '/api/automations/learning-suggest/run')).toEqual({ public: false, minRole: 'founder' })
     expect(requirementFor('DELETE', '/api/_auth/session')).toEqual({ public: false, minRole: 'viewer' })
   })
 

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '#db/client'
-import { agents, agentsActivity, agentsExperience, agentsHeartbeats, agentsRelationships, agentsSkills, agentsTools, type Agent } from '#db/schema/agents'
+import { agents, agentsActivity, agentsExperience, agentsHeartbeats, agentsRelationships, type Agent } from '#db/schema/agents'
 import { AgentsError } from './errors'
 import { DOMAIN_PATTERN, isAgentFamily, parseDomains, reactorRing, type AgentFamily } from './families'
 import { liveState, type LiveState } from './heartbeats'
@@ -115,15 +115,13 @@ export interface AgentDetail {
   activity: { id: number, kind: string, summary: string, ref: string | null, createdAt: Date }[]
   relationships: AgentRelation[]
   experience: { xp: number, missions: number, successes: number, failures: number } | null
-  skills: { skill: string, level: number }[]
-  tools: { tool: string, access: string }[]
 }
 
 export async function agentDetail(db: Db, codename: string, now: Date = new Date()): Promise<AgentDetail> {
   const agent = await findAgent(db, codename)
   const [beat] = await db.select().from(agentsHeartbeats).where(eq(agentsHeartbeats.agent, codename))
   const other = alias(agents, 'other')
-  const [activity, outgoing, incoming, [experience], skills, tools] = await Promise.all([
+  const [activity, outgoing, incoming, [experience]] = await Promise.all([
     db.select({ id: agentsActivity.id, kind: agentsActivity.kind, summary: agentsActivity.summary, ref: agentsActivity.ref, createdAt: agentsActivity.createdAt })
       .from(agentsActivity).where(eq(agentsActivity.agent, codename)).orderBy(desc(agentsActivity.createdAt), desc(agentsActivity.id)).limit(30),
     db.select({ rel: agentsRelationships, codename: other.codename, nickname: other.nickname, family: other.groupName }).from(agentsRelationships)
@@ -132,8 +130,6 @@ export async function agentDetail(db: Db, codename: string, now: Date = new Date
       .innerJoin(other, eq(other.codename, agentsRelationships.fromAgent)).where(eq(agentsRelationships.toAgent, codename)).orderBy(asc(agentsRelationships.id)),
     db.select({ xp: agentsExperience.xp, missions: agentsExperience.missions, successes: agentsExperience.successes, failures: agentsExperience.failures })
       .from(agentsExperience).where(eq(agentsExperience.agent, codename)),
-    db.select({ skill: agentsSkills.skill, level: agentsSkills.level }).from(agentsSkills).where(eq(agentsSkills.agent, codename)).orderBy(asc(agentsSkills.skill)),
-    db.select({ tool: agentsTools.tool, access: agentsTools.access }).from(agentsTools).where(eq(agentsTools.agent, codename)).orderBy(asc(agentsTools.tool)),
   ])
   const relation = (direction: 'out' | 'in') => (row: typeof outgoing[number]): AgentRelation =>
     ({ direction, kind: row.rel.kind, note: row.rel.note, noteEn: row.rel.noteEn, other: { codename: row.codename, nickname: row.nickname, family: row.family } })
@@ -144,8 +140,6 @@ export async function agentDetail(db: Db, codename: string, now: Date = new Date
     activity,
     relationships: [...outgoing.map(relation('out')), ...incoming.map(relation('in'))],
     experience: experience ?? null,
-    skills,
-    tools,
   }
 }
 

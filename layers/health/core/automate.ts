@@ -31,6 +31,8 @@ export interface AutomateDefinition {
    * 2 critical): the run is recorded `ok` with its code, and the CLI still exits with it.
    */
   informationalExitCodes?: number[]
+  /** It takes --dry-run (reads and reports, writes nothing): the hub offers a dry run before a real one. */
+  dryRun?: boolean
   /** Flags under which the circuit breaker is not consulted (the loop's --dry-run writes nothing). */
   bypassCircuitBreaker?: (args: string[]) => boolean
   run: (ctx: AutomateContext) => Promise<number>

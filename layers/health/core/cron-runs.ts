@@ -34,6 +34,11 @@ export async function closeRun(db: Db, id: number, outcome: RunOutcome): Promise
   }).where(eq(opsCronRuns.id, id))
 }
 
+/** The output so far of a run still going: its log shows live progress, not only the end. */
+export async function writeProgress(db: Db, id: number, outputTail: string): Promise<void> {
+  await db.update(opsCronRuns).set({ outputTail }).where(and(eq(opsCronRuns.id, id), eq(opsCronRuns.status, 'running')))
+}
+
 /** A run that never started: the breaker was off or another instance held the lease. */
 export async function recordSkip(db: Db, identity: RunIdentity, reason: string): Promise<void> {
   await db.insert(opsCronRuns).values({

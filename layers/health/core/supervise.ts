@@ -9,10 +9,12 @@ import type { Db } from '#db/client'
 import { opsAutomations } from '#db/schema/index'
 import type { AutomateDefinition } from './automate'
 import { acquireLease, heartbeatLease, readLease, releaseLease } from './leases'
-import { closeRun, openRun, recordSkip } from './cron-runs'
+import { closeRun, openRun, recordSkip, writeProgress } from './cron-runs'
 import { createOutputTail } from './output-tail'
 
 export const DEFAULT_LEASE_TTL_MS = 120_000
+/** How often a running automate's output so far is written to its run log row. */
+export const PROGRESS_EVERY_MS = 2000
 
 export interface SuperviseDeps {
   db: Db
@@ -72,6 +74,15 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
       })
       .catch(() => { /* a missed beat is retried at the next tick; expiry is the backstop */ })
   }, Math.max(1000, Math.floor(ttlMs / 3)))
+  let written = ''
+  const progress = setInterval(() => {
+    const text = tail.read()
+    if (text === written) return
+    written = text
+    writeProgress(db, runId, text).catch((error: unknown) => {
+      deps.write(`[${automate.name}] progress not recorded: ${error instanceof Error ? error.message : String(error)}\n`)
+    })
+  }, PROGRESS_EVERY_MS)
 
   let exitCode: number
   let reason: string | undefined
@@ -104,6 +115,7 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
   }
   finally {
     clearInterval(heartbeat)
+    clearInterval(progress)
     deps.signal?.removeEventListener('abort', onOuterAbort)
   }
 

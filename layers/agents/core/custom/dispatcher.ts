@@ -3,7 +3,7 @@
 // (trigger, fingerprint) row — the unique key makes two dispatchers fire an event once —
 // under a per-agent advisory lock, so the hourly cap holds across dispatchers too. An agent's
 // own write never wakes it; a killed agent starts nothing new (its running runs go on).
-import { and, eq, gte, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#db/connection'
 import { agentRuns } from '#db/schema/agent-runs'
 import { agentCustom, agentTriggerFires, agentTriggers, type AgentTrigger } from '#db/schema/custom-agents'
@@ -19,6 +19,8 @@ export interface DispatchDeps {
   /** Runs started at once by one pass (the rest wait for the next pass's events: their fires stay claimed). */
   concurrency?: number
   log?: (line: string) => void
+  /** Stops the pass between two firings (each firing is claimed and launched whole, or not at all). */
+  signal?: AbortSignal
 }
 
 export type FireOutcome = 'fired' | 'capped' | 'killed' | 'self' | 'busy' | 'failed' | 'duplicate'
@@ -44,7 +46,7 @@ export async function dispatchEvents(deps: DispatchDeps, events: HubEvent[], ind
   const planned: Array<{ trigger: IndexedTrigger, event: HubEvent }> = []
   for (const event of events) for (const trigger of triggers.match(event)) planned.push({ trigger, event })
   return await pool(deps.concurrency ?? DEFAULT_CONCURRENCY, planned, ({ trigger, event }) =>
-    fire(deps, { id: trigger.id, codename: trigger.codename }, eventFingerprint(event), event, requestFor(trigger, event)))
+    fire(deps, { id: trigger.id, codename: trigger.codename }, eventFingerprint(event), event, requestFor(trigger, event)), deps.signal)
 }
 
 /** Fires every schedule whose latest due time in the last day has not fired yet. */
@@ -80,21 +82,21 @@ async function fire(deps: DispatchDeps, trigger: { id: number, codename: string 
   const claimed = await deps.db.transaction(async (tx) => {
     // One agent's firings are decided one at a time: the cap counts what the other dispatcher just fired.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`agent-trigger:${trigger.codename}`}))`)
-    const [agent] = await tx.select({ killed: agentCustom.killed, runsPerHour: agentCustom.runsPerHour }).from(agentCustom).where(eq(agentCustom.codename, trigger.codename))
+    // The agent, its fires of the last hour and its running runs in one round trip (a burst claims many).
+    const hourAgo = new Date(now.getTime() - 3600_000)
+    const [agent] = await tx.select({
+      killed: agentCustom.killed,
+      runsPerHour: agentCustom.runsPerHour,
+      fired: sql<number>`(select count(*)::int from ${agentTriggerFires} where ${agentTriggerFires.codename} = ${trigger.codename} and ${agentTriggerFires.outcome} = 'fired' and ${agentTriggerFires.firedAt} >= ${hourAgo.toISOString()}::timestamptz)`,
+      running: sql<number>`(select count(*)::int from ${agentRuns} where ${agentRuns.agent} = ${trigger.codename} and ${agentRuns.status} in ('running', 'awaiting_approval'))`,
+    }).from(agentCustom).where(eq(agentCustom.codename, trigger.codename))
     let outcome: FireOutcome = 'fired'
     let detail = ''
     if (!agent) [outcome, detail] = ['killed', 'the agent is no longer a custom agent']
     else if (event && causedBy(event, trigger.codename)) [outcome, detail] = ['self', 'the event is the agent\'s own write']
     else if (agent.killed) [outcome, detail] = ['killed', 'the agent\'s kill switch is on']
-    else {
-      const hourAgo = new Date(now.getTime() - 3600_000)
-      const [fired] = await tx.select({ n: sql<number>`count(*)::int` }).from(agentTriggerFires)
-        .where(and(eq(agentTriggerFires.codename, trigger.codename), eq(agentTriggerFires.outcome, 'fired'), gte(agentTriggerFires.firedAt, hourAgo)))
-      const [running] = await tx.select({ n: sql<number>`count(*)::int` }).from(agentRuns)
-        .where(and(eq(agentRuns.agent, trigger.codename), inArray(agentRuns.status, ['running', 'awaiting_approval'])))
-      if (fired!.n >= agent.runsPerHour) [outcome, detail] = ['capped', `${agent.runsPerHour} autonomous runs in the last hour`]
-      else if (running!.n >= RUNNING_PER_AGENT) [outcome, detail] = ['busy', `${running!.n} runs of the agent are still going`]
-    }
+    else if (agent.fired >= agent.runsPerHour) [outcome, detail] = ['capped', `${agent.runsPerHour} autonomous runs in the last hour`]
+    else if (agent.running >= RUNNING_PER_AGENT) [outcome, detail] = ['busy', `${agent.running} runs of the agent are still going`]
     const [row] = await tx.insert(agentTriggerFires)
       .values({ triggerId: trigger.id, codename: trigger.codename, fingerprint, outcome, detail, firedAt: now })
       .onConflictDoNothing({ target: [agentTriggerFires.triggerId, agentTriggerFires.fingerprint] })
@@ -119,15 +121,17 @@ async function fire(deps: DispatchDeps, trigger: { id: number, codename: string 
   }
 }
 
-async function pool<T, R>(size: number, items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
+async function pool<T, R>(size: number, items: T[], work: (item: T) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
   const results: R[] = new Array(items.length)
   let next = 0
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !signal?.aborted) {
       const i = next++
       results[i] = await work(items[i]!)
     }
   }
   await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker))
+  // A stopped pass has holes: its caller must not count the unfired items as done.
+  signal?.throwIfAborted()
   return results
 }

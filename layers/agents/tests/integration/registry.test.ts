@@ -75,7 +75,7 @@ describeOnBothDatabases('agents registry', (database) => {
     }
     const [written] = await db.select().from(agentsActivity).where(eq(agentsActivity.summary, 'through the view'))
     expect(written).toMatchObject({ agent: 'orchestrator', kind: 'briefing' })
-    // Events, skills and tools have no legacy view (as in the seed).
+    // Events have no legacy view (as in the seed).
     const views = (await raw`select table_name from information_schema.views where table_name like 'agent%' order by table_name`).map(r => r.table_name)
     expect(views).toEqual(['agent_activity', 'agent_experience', 'agent_experience_history', 'agent_heartbeat', 'agent_profiles', 'agent_relationships'])
   })
