@@ -31,6 +31,7 @@ const VIEWER_WRITES: Array<[string, RegExp]> = [
   ['POST', /^\/api\/agents\/runs\/[^/]+\/rerun$/],
   // A chat turn is a run of the person's own agent (regime `user`: a viewer's agent only reads).
   ['POST', /^\/api\/agents\/chat$/],
+  ['POST', /^\/api\/agents\/files$/],
   // Instructions are personal: a viewer writes their own too (issue 19, Deliver 7); owner-only in the routes.
   ['POST', /^\/api\/agents\/instructions(\/[^/]+\/(versions|versions\/\d+\/restore|proposals\/[^/]+))?$/],
   ['PATCH', /^\/api\/agents\/instructions\/[^/]+$/],

@@ -1,17 +1,22 @@
 import { ChatBody, chatRunContext } from '#layers/agents/core/engine/chat'
 import { createRun, driveRun } from '#layers/agents/core/engine/loop'
 import { updateRun } from '#layers/agents/core/engine/store'
+import { fileLimits } from '#layers/agents/core/files/limits'
+import { attachFiles, pendingUploads } from '#layers/agents/core/files/uploads'
 
 // A turn of the chat panel: writes the run of the signed-in person's own agent and answers at
 // once with its id; the engine drives the run in the background and the panel follows it on
-// GET /api/agents/runs/:id/stream (server-sent events).
+// GET /api/agents/runs/:id/stream (server-sent events). The uploads it names (fileIds) must be
+// the person's and given to no run yet; they are given to this one before it is driven.
 export default defineEventHandler(async (event) => {
   const body = await agentBody(event, ChatBody)
   const user = currentUser(event)
   return await agentCall(async () => {
     const engine = await useAgentEngine()
-    const context = await chatRunContext(engine.db, user, body)
+    const files = await pendingUploads(engine.db, user, body.fileIds, fileLimits(process.env))
+    const context = await chatRunContext(engine.db, user, body, files)
     const run = await createRun(engine, context)
+    await attachFiles(engine.db, user, files.map(file => file.id), { id: run.id, conversationId: context.conversationId })
     void driveRun(engine, run.id).catch(async (error: Error) => {
       // The loop records model errors itself; anything else still ends the run visibly.
       console.warn(`[agent-chat] run ${run.id} failed: ${error.message}`)
