@@ -15,7 +15,10 @@ import { EngineError } from './errors'
 import { personalAgentOf, type HubPerson } from './api'
 import { activeInstructions, instructionSource } from '../instructions/documents'
 import { modelChoice } from './models'
-import { fileSources, type GivenFile } from '../files/uploads'
+import { attachFiles, fileSources, pendingUploads, type GivenFile } from '../files/uploads'
+import type { FileLimits } from '../files/limits'
+import { createRun, type EngineDeps } from './loop'
+import type { AgentRun } from './store'
 
 /** How many previous turns a new turn is given (the most recent ones). */
 export const CHAT_HISTORY_TURNS = 8
@@ -103,6 +106,19 @@ export async function chatRunContext(db: Db, person: HubPerson, body: Omit<ChatI
     modelPreference: preference,
     conversationId: body.conversationId ?? randomUUID(),
   }
+}
+
+/**
+ * A chat turn written (not driven: the route drives it in the background): the uploads it
+ * names are checked (the person's, given to no run yet), listed in its working context, and
+ * given to the run before anything reads them.
+ */
+export async function openChatTurn(deps: EngineDeps, person: HubPerson, body: ChatInput, limits: Pick<FileLimits, 'perMessage'>): Promise<{ run: AgentRun, conversationId: string }> {
+  const files = await pendingUploads(deps.db, person, body.fileIds, limits)
+  const context = await chatRunContext(deps.db, person, body, files)
+  const run = await createRun(deps, context)
+  await attachFiles(deps.db, person, files.map(file => file.id), { id: run.id, conversationId: context.conversationId })
+  return { run, conversationId: context.conversationId }
 }
 
 /** What a stream tick reads: the run's status and the steps written after `afterSeq`. */

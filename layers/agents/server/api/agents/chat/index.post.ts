@@ -1,8 +1,7 @@
-import { ChatBody, chatRunContext } from '#layers/agents/core/engine/chat'
-import { createRun, driveRun } from '#layers/agents/core/engine/loop'
+import { ChatBody, openChatTurn } from '#layers/agents/core/engine/chat'
+import { driveRun } from '#layers/agents/core/engine/loop'
 import { updateRun } from '#layers/agents/core/engine/store'
 import { fileLimits } from '#layers/agents/core/files/limits'
-import { attachFiles, pendingUploads } from '#layers/agents/core/files/uploads'
 
 // A turn of the chat panel: writes the run of the signed-in person's own agent and answers at
 // once with its id; the engine drives the run in the background and the panel follows it on
@@ -13,16 +12,13 @@ export default defineEventHandler(async (event) => {
   const user = currentUser(event)
   return await agentCall(async () => {
     const engine = await useAgentEngine()
-    const files = await pendingUploads(engine.db, user, body.fileIds, fileLimits(process.env))
-    const context = await chatRunContext(engine.db, user, body, files)
-    const run = await createRun(engine, context)
-    await attachFiles(engine.db, user, files.map(file => file.id), { id: run.id, conversationId: context.conversationId })
+    const { run, conversationId } = await openChatTurn(engine, user, body, fileLimits(process.env))
     void driveRun(engine, run.id).catch(async (error: Error) => {
       // The loop records model errors itself; anything else still ends the run visibly.
       console.warn(`[agent-chat] run ${run.id} failed: ${error.message}`)
       await updateRun(engine.db, run.id, { status: 'failed', error: error.message.slice(0, 2000), endedAt: new Date() })
         .catch((inner: Error) => console.warn(`[agent-chat] run ${run.id}: recording the failure failed too: ${inner.message}`))
     })
-    return { runId: run.id, conversationId: context.conversationId }
+    return { runId: run.id, conversationId }
   })
 })
