@@ -1,12 +1,15 @@
 // lock-guardian [--dry-run] [--json] [--stale-minutes N]
 // Every 15 minutes: alerts on leases held 10 minutes without heartbeat or whose holder is gone;
 // an alert whose mail did not go out is sent again at the next runs, for a day. Also fails the
-// agent runs left `running` by a hub process that is gone (layers/agents/core/engine/sweeper.ts).
+// agent runs left `running` by a hub process that is gone (layers/agents/core/engine/sweeper.ts),
+// and removes the agent files past their retention (layers/agents/core/files/retention.ts).
 import { parseArgs } from 'node:util'
 import { defineAutomate } from '#layers/health/core/automate'
 import { guardLocks, isProcessAlive, STALE_AFTER_MS } from '#layers/health/core/lock-guardian'
 import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
 import { sweepOrphanRuns } from '#layers/agents/core/engine/sweeper'
+import { fileLimits } from '#layers/agents/core/files/limits'
+import { sweepAgentFiles } from '#layers/agents/core/files/retention'
 
 export default defineAutomate({
   name: 'lock-guardian',
@@ -42,11 +45,13 @@ export default defineAutomate({
     // Agent runs whose hub process is gone would show `running` forever: failed, with the reason.
     const orphans = values['dry-run'] ? [] : await sweepOrphanRuns({ db: ctx.db, host: ctx.host, isProcessAlive, now: ctx.now })
     for (const orphan of orphans) ctx.log(`  agent run ${orphan.id}: ${orphan.error}`)
+    // The files of runs past AGENT_FILES_RETENTION_DAYS, and the uploads no run took within a day.
+    const files = values['dry-run'] ? { expired: 0, unattached: 0 } : await sweepAgentFiles(ctx.db, fileLimits(process.env), ctx.now())
     if (values.json) {
-      ctx.log(JSON.stringify({ orphanRuns: orphans.length, checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
+      ctx.log(JSON.stringify({ orphanRuns: orphans.length, agentFilesRemoved: files.expired + files.unattached, checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
     }
     else {
-      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team; ${orphans.length} orphaned agent run(s) failed`)
+      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team; ${orphans.length} orphaned agent run(s) failed; ${files.expired + files.unattached} agent file(s) past their retention removed`)
       for (const zombie of report.zombies) ctx.log(`  ${zombie.why}: ${zombie.message}`)
     }
     return 0
