@@ -1,6 +1,6 @@
 // The files tools (issue 35, Deliver 3; seed §15): read_uploaded_file (READ) gives the model
 // the text of a file the person gave the run or its conversation — fenced as untrusted data,
-// a page at a time — and produce_file (WRITE) leaves a text file on the run for the person to
+// a page at a time; an image's OCR text reaches the model only, never the run's rows — and produce_file (WRITE) leaves a text file on the run for the person to
 // download from the run page; its undo deletes the file. Both reach the files through the
 // `files` port; a hub without it offers the tools but answers that files are unavailable.
 import { z } from 'zod'
@@ -31,8 +31,13 @@ export const FILE_TOOLS = [
     class: 'READ',
     input: z.object({ id: z.string().uuid(), offset: z.number().int().min(0).max(10_000_000).default(0) }),
     run: async (input, { ports, runId }) => {
-      const text = await asTool(() => filesOf(ports).read(runId, input.id, input.offset))
-      return { output: text, sources: [{ kind: 'uploaded_file', ref: input.id, title: 'an uploaded file' }] }
+      const read = await asTool(() => filesOf(ports).read(runId, input.id, input.offset))
+      return {
+        output: read.text,
+        sources: [{ kind: 'uploaded_file', ref: input.id, title: read.name }],
+        // An image's text reaches the model and nothing else: the run keeps a note that it was read (as Atlas does with OCR).
+        ...(read.ocr ? { unstored: `The text of the image ${read.name} was read by OCR and shown to the model only; it is not stored (read the file again to see it).` } : {}),
+      }
     },
   }),
   defineTool({

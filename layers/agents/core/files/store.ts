@@ -24,8 +24,8 @@ export type ProducedType = keyof typeof PRODUCED_TYPES
 export interface RunFile { id: string, direction: 'in' | 'out', name: string, contentType: string, size: number, sha256: string, createdAt: Date }
 
 export interface AgentFilePorts {
-  /** An upload the run may read, its text fenced as untrusted data, from `offset`. */
-  read: (runId: string, id: string, offset: number) => Promise<string>
+  /** An upload the run may read, its text fenced as untrusted data, from `offset`; `ocr`: read from an image now (never to be stored). */
+  read: (runId: string, id: string, offset: number) => Promise<{ text: string, ocr: boolean, name: string }>
   produce: (runId: string, input: { name: string, type: ProducedType, content: string }) => Promise<RunFile>
   /** Undo of a produced file: deletes it; false when it is gone. */
   remove: (id: string) => Promise<boolean>
@@ -58,14 +58,16 @@ export function agentFilePorts(db: Db, guards: Pick<FileGuards, 'ocr' | 'fence'>
       const given = file && (file.runId === run.id || (run.conversationId !== null && file.conversationId === run.conversationId && file.ownerEmail === run.actingEmail))
       if (!file || !given) throw new EngineError('file_not_found', `no uploaded file ${id} in this run or its conversation`, 404)
       // An image's text is read now and kept nowhere but in this answer.
-      const text = file.text ?? (file.contentType.startsWith('image/') ? (await guards.ocr(file.content)).trim() : '')
+      const ocr = file.text === null && file.contentType.startsWith('image/')
+      const text = file.text ?? (ocr ? (await guards.ocr(file.content)).trim() : '')
       const chunk = text.slice(offset, offset + FILE_CHUNK_CHARS)
       const next = offset + chunk.length < text.length ? offset + chunk.length : null
       const fence = guards.fence()
-      return [
-        `File ${fence.line(file.name, 200)} (${file.contentType}, ${file.size} bytes): characters ${offset}–${offset + chunk.length} of ${text.length}${next === null ? '' : `; read on with offset ${next}`}.`,
+      const fenced = [
+        `File ${fence.line(file.name, 200)} (${file.contentType}, ${file.size} bytes${ocr ? ', read by OCR' : ''}): characters ${offset}–${offset + chunk.length} of ${text.length}${next === null ? '' : `; read on with offset ${next}`}.`,
         ...fence.block(`the text of the uploaded file ${fence.line(file.name, 200)}`, [chunk || '(no text)']),
       ].join('\n')
+      return { text: fenced, ocr, name: file.name }
     },
     produce: async (runId, input) => {
       const run = await runOf(runId)

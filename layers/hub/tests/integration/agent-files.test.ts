@@ -1,11 +1,13 @@
 // Files in and out of the agents on both databases (issue 35, Deliver 3), with the real ClamAV
 // (a clamd on loopback with the EICAR test signature), the hub's guards and the engine driven
 // by the offline model: a PDF, a DOCX and a CSV uploaded for a chat turn are answered from their
-// text, which reaches the model fenced as untrusted data; an EICAR file is refused (422
-// `infected`) before any model call and nothing of it is stored; a mismatched or unknown type is
-// refused with 415, an oversized file with 413, a person over their daily quota with 429; a file
-// produced by a custom agent's run is listed on its run page, downloaded by the run's owner and
-// a 404 for another viewer; its undo deletes it; files go with their run (retention, deletion).
+// text, which reaches the model fenced as untrusted data; an image's text is read by OCR for the
+// model and stored nowhere (not the file's row, not the step, not the run's conversation); an
+// EICAR file is refused (422 `infected`) before any model call and nothing of it is stored; a
+// mismatched or unknown type is refused with 415, an oversized file with 413, a person over
+// their daily quota with 429; a file produced by a custom agent's run is listed on its run
+// page, downloaded by the run's owner and a 404 for another viewer; its undo deletes it; files
+// go with their run (retention, deletion).
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
@@ -27,6 +29,7 @@ import { agentFilePorts, contentDisposition, downloadFile } from '#layers/agents
 import { attachFiles, fileSources, pendingUploads, uploadFiles } from '#layers/agents/core/files/uploads'
 import { createScanner } from '#layers/atlas/core/scan/clamav'
 import { clamscanBinary, eicar, startClamd, TEST_SIGNATURE, writeEicarDatabase, type Clamd } from '#layers/atlas/tests/fakes/clamav'
+import { renderTextPng } from '#layers/atlas/tests/fixtures/mail'
 import { agentFileGuards } from '../../core/agent-file-guards'
 import { CSV, docxWith, pdfWith } from '../fixtures/documents'
 
@@ -123,6 +126,26 @@ describeOnBothDatabases('agent files', (database) => {
     expect((await runView(db, stranger.run.id, OTHER)).steps.find(step => step.kind === 'tool')).toMatchObject({ status: 'error', error: expect.stringContaining('file_not_found') })
   })
 
+  it('reads an image\'s text by OCR for the model, and stores that text nowhere', async () => {
+    const { db } = database()
+    const [image] = await uploadFiles(db, guards, limits, OWNER, [{ name: 'capture.png', bytes: await renderTextPng('Erreur fatale : la facture numéro 8812 reste bloquée') }])
+    expect(image).toMatchObject({ contentType: 'image/png' })
+    const before = requests.length
+    const run = await chatTurn(plan('What does the screenshot say?', [{ call: 'read_uploaded_file', input: { id: image!.id } }, { answer: 'read' }]), [image!.id])
+    expect(run.status).toBe('succeeded')
+    const shown = requests[before + 1]!.messages.find(message => message.role === 'tool')!
+    expect(shown.content).toContain('read by OCR')
+    expect(shown.content).toMatch(/8812/)
+    expect(shown.content).toMatch(/fatale/)
+    const [row] = await db.select({ text: agentFiles.text }).from(agentFiles).where(eq(agentFiles.id, image!.id))
+    expect(row!.text).toBeNull()
+    const step = (await runView(db, run.id, OWNER)).steps.find(s => s.tool === 'read_uploaded_file')!
+    expect(step).toMatchObject({ status: 'ok', output: expect.stringContaining('not stored') })
+    const [stored] = await db.select({ conversation: agentRuns.conversation }).from(agentRuns).where(eq(agentRuns.id, run.id))
+    expect(JSON.stringify(stored!.conversation)).not.toContain('8812')
+    expect(JSON.stringify(step)).not.toContain('8812')
+  }, 120_000)
+
   it('refuses an EICAR file with 422 infected before any model call, and stores nothing of it', async () => {
     const { db } = database()
     const before = requests.length
@@ -153,9 +176,9 @@ describeOnBothDatabases('agent files', (database) => {
       .rejects.toMatchObject({ status: 413, code: 'file_too_large' })
     await expect(uploadFiles(db, guards, limits, OWNER, Array.from({ length: limits.perMessage + 1 }, (_, i) => ({ name: `n${i}.txt`, bytes: Buffer.from('x') }))))
       .rejects.toMatchObject({ status: 413, code: 'too_many_files' })
-    // The person uploaded 3 files today (the refused ones count for nothing): 9 more fit, the 10th does not.
+    // The person uploaded 4 files today (the refused ones count for nothing): 8 more fit, the 9th does not.
     await uploadFiles(db, guards, limits, OWNER, Array.from({ length: 5 }, (_, i) => ({ name: `q${i}.md`, bytes: Buffer.from(`# note ${i}`) })))
-    await uploadFiles(db, guards, limits, OWNER, Array.from({ length: 4 }, (_, i) => ({ name: `r${i}.json`, bytes: Buffer.from(`{"n":${i}}`) })))
+    await uploadFiles(db, guards, limits, OWNER, Array.from({ length: 3 }, (_, i) => ({ name: `r${i}.json`, bytes: Buffer.from(`{"n":${i}}`) })))
     await expect(uploadFiles(db, guards, limits, OWNER, [{ name: 'one-more.txt', bytes: Buffer.from('x') }]))
       .rejects.toMatchObject({ status: 429, code: 'quota_exceeded' })
     // Another person's quota is their own.
