@@ -3,13 +3,16 @@
 // an alert whose mail did not go out is sent again at the next runs, for a day. Also fails the
 // agent runs left `running` by a hub process that is gone (layers/agents/core/engine/sweeper.ts),
 // and expires the approvals left undecided past their 72 hours (their runs fail): until then
-// the dispatcher counts their agent as busy, whether or not anyone opens a runs page.
+// the dispatcher counts their agent as busy, whether or not anyone opens a runs page; and it
+// removes the agent files past their retention (layers/agents/core/files/retention.ts).
 import { parseArgs } from 'node:util'
 import { defineAutomate } from '#layers/health/core/automate'
 import { guardLocks, isProcessAlive, STALE_AFTER_MS } from '#layers/health/core/lock-guardian'
 import { createMailer, readMailConfig } from '#layers/atlas/core/mail/mailer'
 import { sweepOrphanRuns } from '#layers/agents/core/engine/sweeper'
 import { expireStaleApprovals } from '#layers/agents/core/engine/actions'
+import { fileLimits } from '#layers/agents/core/files/limits'
+import { sweepAgentFiles } from '#layers/agents/core/files/retention'
 
 export default defineAutomate({
   name: 'lock-guardian',
@@ -47,11 +50,13 @@ export default defineAutomate({
     const orphans = values['dry-run'] ? [] : await sweepOrphanRuns({ db: ctx.db, host: ctx.host, isProcessAlive, now: ctx.now })
     for (const orphan of orphans) ctx.log(`  agent run ${orphan.id}: ${orphan.error}`)
     const expired = values['dry-run'] ? 0 : await expireStaleApprovals(ctx.db, ctx.now())
+    // The files of runs past AGENT_FILES_RETENTION_DAYS, and the uploads no run took within a day.
+    const files = values['dry-run'] ? { expired: 0, unattached: 0 } : await sweepAgentFiles(ctx.db, fileLimits(process.env), ctx.now())
     if (values.json) {
-      ctx.log(JSON.stringify({ orphanRuns: orphans.length, expiredApprovals: expired, checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
+      ctx.log(JSON.stringify({ orphanRuns: orphans.length, expiredApprovals: expired, agentFilesRemoved: files.expired + files.unattached, checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
     }
     else {
-      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team; ${orphans.length} orphaned agent run(s) failed; ${expired} stale approval(s) expired`)
+      ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team; ${orphans.length} orphaned agent run(s) failed; ${expired} stale approval(s) expired; ${files.expired + files.unattached} agent file(s) past their retention removed`)
       for (const zombie of report.zombies) ctx.log(`  ${zombie.why}: ${zombie.message}`)
     }
     return 0

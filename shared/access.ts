@@ -32,6 +32,8 @@ export const ACCESS = {
   'POST /api/agents/runs': 'viewer',
   'POST /api/agents/runs/:id/rerun': 'viewer',
   'POST /api/agents/chat': 'viewer',
+  // Files for a chat turn or a run of one's own (issue 35, Deliver 3).
+  'POST /api/agents/files': 'viewer',
   'POST /api/agents/runs/:id/approvals/:approval': 'operator',
   'POST /api/agents/runs/:id/steps/:step/undo': 'operator',
   'POST /api/agents/standing-approvals': 'operator',

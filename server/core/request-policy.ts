@@ -1,16 +1,24 @@
 // What every request must respect before a route sees it: the security headers, the body
-// size, JSON only for state-changing requests, and the same-origin rule. Framework-free so
-// the unit tests and the middleware share it.
+// size, JSON only for state-changing requests (multipart/form-data on the upload routes only),
+// and the same-origin rule. Framework-free so the unit tests and the middleware share it.
+import { fileLimits, uploadBodyLimit } from '#layers/agents/core/files/limits'
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
-/** Routes allowed a larger body than the default (none needs one yet). */
-const BODY_LIMITS: Array<[RegExp, number]> = []
+/** The routes that take files (multipart/form-data), each with its body limit from its own settings. */
+const UPLOAD_ROUTES: Array<[RegExp, (env: NodeJS.ProcessEnv) => number]> = [
+  [/^\/api\/agents\/files\/?$/, env => uploadBodyLimit(fileLimits(env))],
+]
+
+export function isUploadRoute(path: string): boolean {
+  return UPLOAD_ROUTES.some(([pattern]) => pattern.test(path))
+}
 
 export function bodyLimitFor(path: string, env: NodeJS.ProcessEnv = process.env): number {
+  const upload = UPLOAD_ROUTES.find(([pattern]) => pattern.test(path))
+  if (upload) return upload[1](env)
   const configured = Number(env.HUB_BODY_LIMIT_BYTES)
-  const base = Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_BODY_LIMIT
-  return BODY_LIMITS.find(([pattern]) => pattern.test(path))?.[1] ?? base
+  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_BODY_LIMIT
 }
 
 export const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -105,11 +113,21 @@ export function isLoginForm(method: string, path: string, contentType: string | 
   return method === 'POST' && path === '/login' && contentType?.split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded'
 }
 
-/** State-changing requests carry JSON (or nothing): a form post is a cross-site forgery shape. */
-export function contentTypeRefusal(method: string, contentType: string | undefined, hasBody: boolean): Refusal | null {
+/** Whether a content type is a multipart form (the upload routes' body). */
+export function isMultipart(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'multipart/form-data'
+}
+
+/**
+ * State-changing requests carry JSON (or nothing): a form post is a cross-site forgery shape.
+ * The upload routes take multipart/form-data too, and only from this hub's own pages (or a
+ * client that is not a browser): the same-origin rule has refused any other site already.
+ */
+export function contentTypeRefusal(method: string, contentType: string | undefined, hasBody: boolean, upload = false): Refusal | null {
   if (!STATE_CHANGING.has(method)) return null
   if (!contentType) return hasBody ? { status: 403, code: 'json_required', message: 'Send the body as JSON (content-type: application/json).' } : null
   const type = contentType.split(';')[0]!.trim().toLowerCase()
   if (type === 'application/json' || type.endsWith('+json')) return null
+  if (upload && type === 'multipart/form-data') return null
   return { status: 403, code: 'json_required', message: `Requests that change something accept JSON only, not ${type}.` }
 }

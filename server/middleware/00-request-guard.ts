@@ -3,7 +3,7 @@
 // before the body is read), a bounded nesting depth, and no NUL or lone surrogate in any string input.
 import type { H3Event } from 'h3'
 import { badPathSegment, badQueryParameter, findBadText } from '../core/input-text'
-import { MAX_JSON_DEPTH, SECURITY_HEADERS, STATE_CHANGING, bodyLimitFor, contentTypeRefusal, exceedsJsonDepth, isLoginForm, originRefusal, type Refusal } from '../core/request-policy'
+import { MAX_JSON_DEPTH, SECURITY_HEADERS, STATE_CHANGING, bodyLimitFor, contentTypeRefusal, exceedsJsonDepth, isLoginForm, isMultipart, isUploadRoute, originRefusal, type Refusal } from '../core/request-policy'
 
 const RAW_BODY = Symbol.for('h3RawBody')
 
@@ -65,7 +65,8 @@ export default defineEventHandler(async (event) => {
   const chunked = /\bchunked\b/i.test(String(headers['transfer-encoding'] ?? ''))
   const hasBody = length > 0 || chunked
   const loginForm = isLoginForm(method, url.pathname, headers['content-type'])
-  const contentType = loginForm ? null : contentTypeRefusal(method, headers['content-type'], hasBody)
+  const upload = isUploadRoute(url.pathname)
+  const contentType = loginForm ? null : contentTypeRefusal(method, headers['content-type'], hasBody, upload)
   if (contentType) refuse(event, contentType)
   if (!hasBody) return
 
@@ -78,6 +79,11 @@ export default defineEventHandler(async (event) => {
   catch (error) {
     if ((error as { tooLarge?: boolean }).tooLarge) tooLarge(event, limit)
     throw error
+  }
+  // Files are bytes, not text: the upload route reads the form (bounded above) and checks each file itself.
+  if (upload && isMultipart(headers['content-type'])) {
+    ;(event.node.req as unknown as Record<symbol, unknown>)[RAW_BODY] = Promise.resolve(body)
+    return
   }
   let text: string
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { badPathSegment, badQueryParameter, findBadText } from '#server/core/input-text'
-import { contentTypeRefusal, exceedsJsonDepth, inlineScripts, isLoginForm, originRefusal, pageCsp } from '#server/core/request-policy'
+import { bodyLimitFor, contentTypeRefusal, DEFAULT_BODY_LIMIT, exceedsJsonDepth, inlineScripts, isLoginForm, isUploadRoute, originRefusal, pageCsp } from '#server/core/request-policy'
 import { passwordProblem } from '#server/core/password-policy'
 import { redactQueryError } from '#server/core/error-redaction'
 import { waitAfter } from '#server/core/sign-in'
@@ -43,6 +43,15 @@ describe('request policy', () => {
     expect(isLoginForm('POST', '/api/auth/login', 'application/x-www-form-urlencoded')).toBe(false)
     expect(isLoginForm('POST', '/login', 'multipart/form-data; boundary=x')).toBe(false)
     expect(isLoginForm('PUT', '/login', 'application/x-www-form-urlencoded')).toBe(false)
+  it('admits a multipart form on the upload route only, with the files\' own body limit', () => {
+    expect(isUploadRoute('/api/agents/files')).toBe(true)
+    expect(isUploadRoute('/api/agents/files/00000000-0000-4000-8000-000000000001')).toBe(false)
+    expect(contentTypeRefusal('POST', 'multipart/form-data; boundary=x', true, true)).toBeNull()
+    expect(contentTypeRefusal('POST', 'multipart/form-data; boundary=x', true, false)?.code).toBe('json_required')
+    expect(contentTypeRefusal('POST', 'application/x-www-form-urlencoded', true, true)?.code).toBe('json_required')
+    expect(bodyLimitFor('/api/agents/files', {})).toBe(5 * 10 * 1024 * 1024 + 256 * 1024)
+    expect(bodyLimitFor('/api/agents/files', { AGENT_FILE_MAX_BYTES: '1000', AGENT_FILES_PER_MESSAGE: '2' })).toBe(2000 + 256 * 1024)
+    expect(bodyLimitFor('/api/agents/chat', { AGENT_FILE_MAX_BYTES: '99999999' })).toBe(DEFAULT_BODY_LIMIT)
   })
 
   it('hashes executable inline scripts only', () => {

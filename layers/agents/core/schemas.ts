@@ -24,6 +24,8 @@ export const apiSchemas: ApiSchemaMap = {
   'POST /api/agents/runs/{id}/approvals/{approval}': { params: ApprovalParams, body: DecisionBody },
   'POST /api/agents/runs/{id}/steps/{step}/undo': { params: StepParams },
   'POST /api/agents/chat': { body: ChatBody },
+  'POST /api/agents/files': { summary: 'Upload files for your agent (multipart/form-data: scanned, typed from their bytes, their text extracted)' },
+  'GET /api/agents/files/{id}': { summary: 'Download a file of a run you may see', params: RunIdParams },
   'GET /api/agents/chat/conversations/{id}': { params: RunIdParams },
   'POST /api/agents/standing-approvals': { body: StandingBody },
   'POST /api/agents/standing-approvals/revoke': { body: StandingBody },

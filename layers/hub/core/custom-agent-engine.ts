@@ -13,6 +13,10 @@ import type { SkillRouterPort } from '#layers/agents/core/engine/skills'
 import { personLimits } from '#layers/agents/core/engine/usage'
 import type { Embedder } from '#layers/memory/core/vectors/embedder'
 import { hubToolPorts } from './agent-ports'
+import { agentFileGuards } from './agent-file-guards'
+import type { FileGuards } from '#layers/agents/core/files/ports'
+import { fileLimits } from '#layers/agents/core/files/limits'
+import { agentFilePorts } from '#layers/agents/core/files/store'
 import { createMailer, readMailConfig, type Mailer } from '#layers/atlas/core/mail/mailer'
 
 export interface CustomEngineInput {
@@ -23,12 +27,15 @@ export interface CustomEngineInput {
   env: Record<string, string | undefined>
   /** The skills library's router (none: only the skills a run is given). */
   skillRouter?: SkillRouterPort
+  /** The files' antivirus, OCR and fence (the hub keeps one set, its OCR worker shared); none: built from `env`. */
+  fileGuards?: FileGuards
   log: (line: string) => void
 }
 
 export function customAgentEngine(input: CustomEngineInput): EngineDeps {
   const mail = readMailConfig(input.env)
   let mailer: Mailer | undefined
+  const limits = fileLimits(input.env)
   const deps: EngineDeps = {
     db: input.db,
     chat: request => input.ai.chatWithTools(request),
@@ -38,6 +45,7 @@ export function customAgentEngine(input: CustomEngineInput): EngineDeps {
       ...hubToolPorts({ db: input.db, embedder: input.embedder, vaultDir: input.vaultDir, team: mail.team, mailer: () => (mailer ??= createMailer({ config: mail, db: input.db })) }),
       delegate: delegatePort(() => deps),
       ...draftPorts(input.db),
+      files: agentFilePorts(input.db, input.fileGuards ?? agentFileGuards({ env: input.env, maxFileBytes: limits.maxFileBytes }), limits),
     },
     limits: personLimits(input.env),
     providers: () => input.ai.providers(),

@@ -22,7 +22,11 @@ export const DuplicateBody = z.object({ codename: CodenameParams.shape.codename,
 export const KillBody = z.object({ killed: z.boolean() }).strict()
 export const HookParams = CodenameParams.extend({ slug: HookSlug })
 export const HookSecretBody = z.object({ rotate: z.boolean().default(false) }).strict()
-export const TestRunBody = z.object({ request: z.string().trim().min(1, 'request: say what the agent should do').max(20_000) }).strict()
+export const TestRunBody = z.object({
+  request: z.string().trim().min(1, 'request: say what the agent should do').max(20_000),
+  /** Uploads (POST /api/agents/files) given to the run as inputs: the agent reads them with read_uploaded_file, if its allowlist holds it. */
+  fileIds: z.array(z.string().uuid()).max(20).default([]),
+}).strict()
 
 export interface AgentRunRow { id: string, trigger: string, status: string, request: string, answer: string | null, error: string | null, parentRunId: string | null, rerunOf: string | null, createdAt: Date, skills: string[] }
 

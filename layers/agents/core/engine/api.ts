@@ -8,6 +8,7 @@ import type { RunContextRequest } from './context'
 import { EngineError } from './errors'
 import { getRun, runApprovals, runSteps, type AgentApproval, type AgentRun, type AgentRunStep } from './store'
 import type { ToolSource } from './tools'
+import { runFiles, type RunFile } from '../files/store'
 import { PERSONAL_AGENT, type PersonRole } from './vocabulary'
 
 export const StartRunBody = z.object({
@@ -54,6 +55,14 @@ export interface RunView {
   /** Every source the run read, once each, in reading order. */
   sources: ToolSource[]
   skills: string[]
+  /** The files given to the run and those it produced (no bytes: GET /api/agents/files/:id downloads one). */
+  files: RunFile[]
+}
+
+/** Who sees a run (its page, its files): the person it acted for, its owner, a founder, or whom `sharedAgent` admits. */
+export async function seesRun(run: Pick<AgentRun, 'actingEmail' | 'ownerEmail' | 'agent'>, viewer: { email: string, role: PersonRole }, sharedAgent?: (agent: string) => Promise<boolean>): Promise<boolean> {
+  if (run.actingEmail === viewer.email || run.ownerEmail === viewer.email || viewer.role === 'founder') return true
+  return (await sharedAgent?.(run.agent)) ?? false
 }
 
 /**
@@ -63,9 +72,8 @@ export interface RunView {
 export async function runView(db: Db, id: string, viewer: { email: string, role: PersonRole }, sharedAgent?: (agent: string) => Promise<boolean>): Promise<RunView> {
   const run = await getRun(db, id)
   if (!run) throw new EngineError('not_found', `no run ${id}`, 404)
-  const own = run.actingEmail === viewer.email || run.ownerEmail === viewer.email || viewer.role === 'founder'
-  if (!own && !(await sharedAgent?.(run.agent))) throw new EngineError('not_found', `no run ${id}`, 404)
-  const [steps, approvals] = await Promise.all([runSteps(db, id), runApprovals(db, id)])
+  if (!(await seesRun(run, viewer, sharedAgent))) throw new EngineError('not_found', `no run ${id}`, 404)
+  const [steps, approvals, files] = await Promise.all([runSteps(db, id), runApprovals(db, id), runFiles(db, id)])
   const seen = new Set<string>()
   const sources: ToolSource[] = []
   for (const step of steps) {
@@ -78,7 +86,7 @@ export async function runView(db: Db, id: string, viewer: { email: string, role:
     }
   }
   const { conversation: _conversation, ...rest } = run
-  return { run: rest, steps, approvals, sources, skills: [...new Set(steps.flatMap(step => step.skills))] }
+  return { run: rest, steps, approvals, sources, skills: [...new Set(steps.flatMap(step => step.skills))], files }
 }
 
 export async function listRuns(db: Db, viewer: { email: string, role: PersonRole }, limit = 50): Promise<Array<Omit<AgentRun, 'conversation' | 'context' | 'promptLayers'>>> {

@@ -4,6 +4,7 @@
 // context. Only the person who holds a conversation sees or continues it (404 otherwise,
 // founders included: a conversation is private, the runs page is the audit view). Each turn
 // reads the person's active instructions (latest version) and their model choice afresh.
+// Files uploaded for a turn are listed in its working context (read_uploaded_file reads them).
 import { randomUUID } from 'node:crypto'
 import { and, asc, desc, eq, gt, isNotNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
@@ -14,6 +15,10 @@ import { EngineError } from './errors'
 import { personalAgentOf, type HubPerson } from './api'
 import { activeInstructions, instructionSource } from '../instructions/documents'
 import { modelChoice } from './models'
+import { attachFiles, fileSources, pendingUploads, type GivenFile } from '../files/uploads'
+import type { FileLimits } from '../files/limits'
+import { createRun, type EngineDeps } from './loop'
+import type { AgentRun } from './store'
 
 /** How many previous turns a new turn is given (the most recent ones). */
 export const CHAT_HISTORY_TURNS = 8
@@ -23,6 +28,8 @@ const TURN_CHARS = 1500
 export const ChatBody = z.object({
   request: z.string().trim().min(1, 'request: say what the agent should do').max(20_000),
   conversationId: z.string().uuid().optional(),
+  /** Uploads (POST /api/agents/files) given to this turn: the agent reads them with read_uploaded_file. */
+  fileIds: z.array(z.string().uuid()).max(20).default([]),
   /** The page the chat was opened from: its route path and, on a detail page, the record id. */
   page: z.object({
     path: z.string().min(1).max(500).regex(/^\//, 'page.path: a route path starting with /'),
@@ -75,7 +82,7 @@ export function historyText(turns: ChatTurn[]): string {
  * context, the previous turns as memory. The conversation id is checked (the person's own)
  * before anything is written; a new conversation gets a fresh id.
  */
-export async function chatRunContext(db: Db, person: HubPerson, body: ChatInput): Promise<RunContextRequest & { conversationId: string }> {
+export async function chatRunContext(db: Db, person: HubPerson, body: Omit<ChatInput, 'fileIds'> & { fileIds?: string[] }, files: GivenFile[] = []): Promise<RunContextRequest & { conversationId: string }> {
   const turns = body.conversationId ? await conversationTurns(db, person, body.conversationId) : []
   // Read at every turn: an edit of the instructions, or a new model choice, takes effect on the next run.
   const [active, preference] = await Promise.all([activeInstructions(db, person.email), modelChoice(db, person.email, 'hub_chat')])
@@ -84,6 +91,7 @@ export async function chatRunContext(db: Db, person: HubPerson, body: ChatInput)
     sources.push({ kind: 'page', ref: body.page.path, ...(body.page.title ? { title: body.page.title } : {}) })
     if (body.page.recordId) sources.push({ kind: 'record', ref: body.page.recordId, title: `the record shown on ${body.page.path}` })
   }
+  sources.push(...fileSources(files))
   return {
     surface: 'hub_chat',
     trigger: 'interactive',
@@ -98,6 +106,19 @@ export async function chatRunContext(db: Db, person: HubPerson, body: ChatInput)
     modelPreference: preference,
     conversationId: body.conversationId ?? randomUUID(),
   }
+}
+
+/**
+ * A chat turn written (not driven: the route drives it in the background): the uploads it
+ * names are checked (the person's, given to no run yet), listed in its working context, and
+ * given to the run before anything reads them.
+ */
+export async function openChatTurn(deps: EngineDeps, person: HubPerson, body: ChatInput, limits: Pick<FileLimits, 'perMessage'>): Promise<{ run: AgentRun, conversationId: string }> {
+  const files = await pendingUploads(deps.db, person, body.fileIds, limits)
+  const context = await chatRunContext(deps.db, person, body, files)
+  const run = await createRun(deps, context)
+  await attachFiles(deps.db, person, files.map(file => file.id), { id: run.id, conversationId: context.conversationId })
+  return { run, conversationId: context.conversationId }
 }
 
 /** What a stream tick reads: the run's status and the steps written after `afterSeq`. */

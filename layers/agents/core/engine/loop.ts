@@ -135,6 +135,8 @@ export async function driveRun(deps: EngineDeps, runId: string): Promise<AgentRu
   if (run.status !== 'running') return run
   const context = run.context as unknown as RunContext
   const messages = run.conversation as ChatMessage[]
+  // What the run row keeps: the conversation, except the outputs a tool asked not to store (an image's OCR text).
+  const kept = [...messages]
   const system = systemPrompt(run.promptLayers as PromptLayer[])
   const allowed = context.regime === 'allowlist' ? context.allowlist : undefined
   const skillTools = context.skillTools ?? null
@@ -177,19 +179,24 @@ export async function driveRun(deps: EngineDeps, runId: string): Promise<AgentRu
       provider: run.provider ?? turn.provider,
       model: run.model ?? turn.model,
     }
-    const persisted = messages.length
-    messages.push(turn.toolCalls.length > 0 ? { role: 'assistant', content: turn.content, toolCalls: turn.toolCalls } : { role: 'assistant', content: turn.content })
+    const persisted = kept.length
+    const said: ChatMessage = turn.toolCalls.length > 0 ? { role: 'assistant', content: turn.content, toolCalls: turn.toolCalls } : { role: 'assistant', content: turn.content }
+    messages.push(said)
+    kept.push(said)
     const handled: HandledCall[] = []
     for (const call of turn.toolCalls) {
       const outcome = await handleCall(deps, run, context, call)
       handled.push(outcome)
-      if (outcome.message) messages.push(outcome.message)
+      if (outcome.message) {
+        messages.push(outcome.message)
+        kept.push(outcome.stored ?? outcome.message)
+      }
     }
     const waiting = handled.some(outcome => outcome.approval)
     run = { ...run, ...counters }
     await recordTurn(deps, run.id, [modelStep, ...handled.map(outcome => outcome.step)], handled.map(outcome => outcome.approval ?? null), {
-      ...counters, conversation: messages, ...(waiting ? { status: 'awaiting_approval' } : {}),
-    }, messages.slice(persisted))
+      ...counters, conversation: kept, ...(waiting ? { status: 'awaiting_approval' } : {}),
+    }, kept.slice(persisted))
     if (turn.toolCalls.length === 0) return await finish(deps, run, 'succeeded', { answer: nameSkills(turn.content, context.forcedSkills.map(s => s.name)) })
     if (waiting) return (await getRun(deps.db, run.id))!
     if (context.budget.costUsd > 0 && turn.provider !== 'offline') {
@@ -208,7 +215,8 @@ function modelAsk(context: RunContext): Pick<ToolChatRequest, 'provider' | 'mode
 }
 
 interface PendingApproval { agent: string, tool: string, payload: Record<string, unknown>, askedOf: string }
-interface HandledCall { step: StepInsert, message: ToolMessage | null, approval?: PendingApproval }
+/** `stored`: what the run row keeps instead of `message` (the model alone saw the original). */
+interface HandledCall { step: StepInsert, message: ToolMessage | null, stored?: ToolMessage, approval?: PendingApproval }
 
 /**
  * A turn's rows in ONE transaction: the model step, its tool steps, the approvals they wait
@@ -287,21 +295,22 @@ async function handleCall(deps: EngineDeps, run: AgentRun, context: RunContext, 
       approval: { agent: context.agent.codename, tool: tool!.name, payload: parsed.data as Record<string, unknown>, askedOf: context.trigger === 'autonomous' ? context.agent.ownerEmail : context.actingUser.email },
     }
   }
-  const { patch, message } = await runTool(deps, tool!, call, parsed.data, ctx)
-  return { step: { ...base, input: parsed.data, ...patch }, message }
+  const { patch, message, stored } = await runTool(deps, tool!, call, parsed.data, ctx)
+  return { step: { ...base, input: parsed.data, ...patch }, message, ...(stored ? { stored } : {}) }
 }
 
 type StepOutcome = Pick<StepInsert, 'status' | 'output' | 'sources' | 'write' | 'error' | 'durationMs'>
 
 /** Runs a tool; a failing tool is a step error the model sees, never a crash of the run. */
-async function runTool(deps: EngineDeps, tool: ToolDefinition, call: ToolCall, input: unknown, ctx: ToolRunContext): Promise<{ patch: StepOutcome, message: ToolMessage }> {
+async function runTool(deps: EngineDeps, tool: ToolDefinition, call: ToolCall, input: unknown, ctx: ToolRunContext): Promise<{ patch: StepOutcome, message: ToolMessage, stored?: ToolMessage }> {
   const started = Date.now()
   try {
     const outcome = await tool.run(input, ctx)
     const text = typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output)
     return {
-      patch: { status: 'ok', output: truncate(text), sources: outcome.sources ?? [], write: (outcome.write ?? null) as Record<string, unknown> | null, durationMs: Date.now() - started },
+      patch: { status: 'ok', output: truncate(outcome.unstored ?? text), sources: outcome.sources ?? [], write: (outcome.write ?? null) as Record<string, unknown> | null, durationMs: Date.now() - started },
       message: toolMessage(call, text),
+      ...(outcome.unstored !== undefined ? { stored: toolMessage(call, outcome.unstored) } : {}),
     }
   }
   catch (error) {
@@ -314,7 +323,7 @@ async function runTool(deps: EngineDeps, tool: ToolDefinition, call: ToolCall, i
 
 /** Runs an approved call with its stored payload and records the outcome on its step. */
 export async function executeTool(deps: EngineDeps, tool: ToolDefinition, call: ToolCall, input: unknown, step: AgentRunStep, ctx: ToolRunContext): Promise<ToolMessage> {
-  const { patch, message } = await runTool(deps, tool, call, input, ctx)
+  const { patch, message, stored } = await runTool(deps, tool, call, input, ctx)
   await updateStep(deps.db, step.id, patch)
-  return message
+  return stored ?? message
 }

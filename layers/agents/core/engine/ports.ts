@@ -39,4 +39,6 @@ export interface ToolPorts {
   draftCustomAgent?: (input: import('../custom/drafts').DraftInput & { ownerEmail: string, role: import('./vocabulary').PersonRole, runId: string }) => Promise<{ draftId: string, link: string, suggestedTools: string[], refusedTools: Array<{ name: string, reason: string }> }>
   /** Undo of a draft: discards it while it is a draft; false once the person saved it. */
   discardCustomAgentDraft?: (draftId: string) => Promise<boolean>
+  /** The agent files (read_uploaded_file, produce_file); absent: the tools answer that files are unavailable. */
+  files?: import('../files/store').AgentFilePorts
 }

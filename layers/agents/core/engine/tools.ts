@@ -29,6 +29,8 @@ export interface ToolOutcome {
   output: unknown
   sources?: ToolSource[]
   write?: ToolWrite
+  /** Kept on the step and the run's conversation instead of `output`, which only the model sees (an image's OCR text is never stored). */
+  unstored?: string
 }
 
 export interface ToolRunContext {

@@ -3,8 +3,14 @@ import type { SkillRouterPort } from '#layers/agents/core/engine/skills'
 import { skillRouterPort } from '#layers/skills/core/port'
 import { routerSettings } from '#layers/skills/core/settings'
 import { customAgentEngine } from '#layers/hub/core/custom-agent-engine'
+import { agentFileGuards } from '#layers/hub/core/agent-file-guards'
+import { fileLimits } from '#layers/agents/core/files/limits'
 
 let skillRouter: SkillRouterPort | undefined
+let fileGuards: ReturnType<typeof agentFileGuards> | undefined
+
+/** One set of file guards per hub process: the OCR worker is kept across images and closed with the hub. */
+const hubFileGuards = () => (fileGuards ??= agentFileGuards({ env: process.env, maxFileBytes: fileLimits(process.env).maxFileBytes }))
 
 /**
  * Provides the agents routes (useAgentEngine, layers/agents/server/utils/agent-engine.ts) with
@@ -25,10 +31,15 @@ async function hubAgentEngine(): Promise<EngineDeps> {
     env: process.env,
     // The person's enabled skills, indexed once per library state (kept across requests); candidates from the memory's recall.
     skillRouter: (skillRouter ??= skillRouterPort(db, embedder, routerSettings(process.env), line => console.warn(line))),
+    fileGuards: hubFileGuards(),
     log: line => console.warn(line),
   })
 }
 
-export default defineNitroPlugin(() => {
+export default defineNitroPlugin((nitro) => {
   provideAgentEngine(hubAgentEngine)
+  provideAgentFileGuards(hubFileGuards)
+  nitro.hooks.hook('close', async () => {
+    await fileGuards?.close()
+  })
 })
