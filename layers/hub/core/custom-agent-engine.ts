@@ -14,6 +14,7 @@ import { personLimits } from '#layers/agents/core/engine/usage'
 import type { Embedder } from '#layers/memory/core/vectors/embedder'
 import { hubToolPorts } from './agent-ports'
 import { createMailer, readMailConfig, type Mailer } from '#layers/atlas/core/mail/mailer'
+import { readTeamSignature } from '#layers/spawn/core/config'
 
 export interface CustomEngineInput {
   db: Db
@@ -35,7 +36,7 @@ export function customAgentEngine(input: CustomEngineInput): EngineDeps {
     flushLedger: () => input.ai.flush(),
     registry: customToolRegistry(),
     ports: {
-      ...hubToolPorts({ db: input.db, embedder: input.embedder, vaultDir: input.vaultDir, team: mail.team, mailer: () => (mailer ??= createMailer({ config: mail, db: input.db })) }),
+      ...hubToolPorts({ db: input.db, embedder: input.embedder, vaultDir: input.vaultDir, team: mail.team, signature: readTeamSignature(input.env), mailer: () => (mailer ??= createMailer({ config: mail, db: input.db })) }),
       delegate: delegatePort(() => deps),
       ...draftPorts(input.db),
     },
