@@ -17,7 +17,7 @@ export interface OfflineRoute {
 export const OFFLINE_ROUTES: readonly OfflineRoute[] = [
   {
     tool: 'search_atlas_messages', where: 'the inbox', query: 'terms',
-    words: ['inbox', 'mail', 'email', 'e-mail', 'message', 'sender', 'received', 'courriel', 'boite', 'reception', 'expediteur', 'recu'],
+    words: ['inbox', 'mail', 'email', 'message', 'sender', 'received', 'courriel', 'boite', 'reception', 'expediteur', 'recu'],
   },
   {
     tool: 'search_worksites', where: 'the worksites', query: 'longest_term',
@@ -37,14 +37,15 @@ const FILLER = new Set([
   'au', 'aux', 'avec', 'ce', 'ces', 'dans', 'de', 'des', 'du', 'en', 'est', 'et', 'il', 'je', 'la', 'le', 'les', 'ma', 'mes', 'moi', 'mon', 'ne',
   'nos', 'notre', 'nous', 'ou', 'par', 'pas', 'pour', 'quel', 'quelle', 'quels', 'quelles', 'qui', 'quoi', 'que', 'qu', 'sur', 'un', 'une',
   'y', 'a-t-il', 'dernier', 'derniers', 'derniere', 'dernieres', 'nouveau', 'nouveaux', 'montre', 'cherche', 'trouve', 'liste', 'dis',
-  'sais', 'ai', 'as', 'on', 'ont', 'sont', 'il', 'elle', 'ca', 'cela', 'tout', 'tous', 'toutes', 'se', 'sa', 'son', 'ses', 'vos', 'votre',
+  'sais', 'ai', 'as', 'neuf', 'nouveautes', 'tu', 'te', 'many', 'much', 'on', 'ont', 'sont', 'il', 'elle', 'ca', 'cela', 'tout', 'tous', 'toutes', 'se', 'sa', 'son', 'ses', 'vos', 'votre',
 ])
 
 /** Lower case, accents removed (é → e), so "tâche" and "tache" route alike. */
 export const folded = (text: string) => text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase()
 
 function tokens(text: string): string[] {
-  return folded(text).split(/[^\p{L}\p{N}@.-]+/u).map(token => token.replace(/^[.-]+|[.-]+$/g, '')).filter(Boolean)
+  // Hyphens split too: "e-mail" reads as "mail", "souviens-tu" as "souviens".
+  return folded(text).split(/[^\p{L}\p{N}@.]+/u).map(token => token.replace(/^\.+|\.+$/g, '')).filter(Boolean)
 }
 
 /** A token's singular: "tasks" and "messages" route as "task" and "message". */
