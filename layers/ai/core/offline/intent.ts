@@ -37,15 +37,17 @@ const FILLER = new Set([
   'au', 'aux', 'avec', 'ce', 'ces', 'dans', 'de', 'des', 'du', 'en', 'est', 'et', 'il', 'je', 'la', 'le', 'les', 'ma', 'mes', 'moi', 'mon', 'ne',
   'nos', 'notre', 'nous', 'ou', 'par', 'pas', 'pour', 'quel', 'quelle', 'quels', 'quelles', 'qui', 'quoi', 'que', 'qu', 'sur', 'un', 'une',
   'y', 'a-t-il', 'dernier', 'derniers', 'derniere', 'dernieres', 'nouveau', 'nouveaux', 'montre', 'cherche', 'trouve', 'liste', 'dis',
-  'sais', 'ai', 'as', 'neuf', 'nouveautes', 'tu', 'te', 'many', 'much', 'on', 'ont', 'sont', 'il', 'elle', 'ca', 'cela', 'tout', 'tous', 'toutes', 'se', 'sa', 'son', 'ses', 'vos', 'votre',
+  'sais', 'ai', 'as', 'neuf', 'nouveautes', 'tu', 'te', 'many', 'much', 'propos', 'concernant', 'on', 'ont', 'sont', 'il', 'elle', 'ca', 'cela', 'tout', 'tous', 'toutes', 'se', 'sa', 'son', 'ses', 'vos', 'votre',
 ])
 
 /** Lower case, accents removed (é → e), so "tâche" and "tache" route alike. */
 export const folded = (text: string) => text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase()
 
-function tokens(text: string): string[] {
-  // Hyphens split too: "e-mail" reads as "mail", "souviens-tu" as "souviens".
-  return folded(text).split(/[^\p{L}\p{N}@.]+/u).map(token => token.replace(/^\.+|\.+$/g, '')).filter(Boolean)
+/** The words as written (lower case: what is searched) and folded (what the rules compare). */
+function tokens(text: string): Array<{ word: string, key: string }> {
+  // Hyphens and apostrophes split too: "e-mail" reads as "mail", "d'Acme" as "acme".
+  return text.toLowerCase().split(/[^\p{L}\p{M}\p{N}@.]+/u).map(token => token.replace(/^\.+|\.+$/g, '')).filter(Boolean)
+    .map(word => ({ word, key: folded(word) }))
 }
 
 /** A token's singular: "tasks" and "messages" route as "task" and "message". */
@@ -57,11 +59,10 @@ export interface RoutedCall { tool: string, input: { query: string }, where: str
 /** The tool calls a question routes to, among the offered tools (the recall when nothing matched). */
 export function routeQuestion(question: string, offered: readonly ToolSpec[]): RoutedCall[] {
   const available = new Set(offered.map(tool => tool.name))
-  // An apostrophe splits too: "l'inbox" and "d'Acme" count as the words they elide into.
   const words = tokens(question)
-  const matched = OFFLINE_ROUTES.filter(route => words.some(token => isRouteWord(route, token)))
+  const matched = OFFLINE_ROUTES.filter(route => words.some(token => isRouteWord(route, token.key)))
   const routes = (matched.length > 0 ? matched : OFFLINE_ROUTES.filter(route => route.tool === 'recall_memory')).filter(route => available.has(route.tool))
-  const terms = words.filter(token => !FILLER.has(token) && !OFFLINE_ROUTES.some(route => isRouteWord(route, token)) && token.length > 1)
+  const terms = words.filter(({ key }) => !FILLER.has(key) && !OFFLINE_ROUTES.some(route => isRouteWord(route, key)) && key.length > 1).map(token => token.word)
   return routes.map((route) => {
     const query = route.query === 'question'
       ? question.trim().slice(0, 500)

@@ -100,3 +100,10 @@ describe('the offline tool turn without a plan', () => {
     expect(turn.content).toContain('None of my search tools is available to this agent')
   })
 })
+
+describe('the search words', () => {
+  it('are kept as written (accents too), compared without accents', () => {
+    expect(route('Des courriels sur les zèbres ?')).toEqual([['search_atlas_messages', 'zèbres']])
+    expect(route('Un e-mail à propos de la facture ?')).toEqual([['search_atlas_messages', 'facture']])
+  })
+})
