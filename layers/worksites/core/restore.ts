@@ -39,11 +39,14 @@ export async function restoreWorkItem(db: Db, entity: ChangeableEntity, id: stri
     if (!row || row.status !== states.after.status || !sameOwner(ownerOf(row), states.after.owner)) return false
     const { before } = states
     const owner = before.owner
+    // A chantier the agent rejected or cancelled carries its reason: back to a live status, it has none.
+    const reason = entity === 'chantier' && row.status !== before.status ? { statusReason: null } : {}
     await tx.update(table).set({
       status: before.status,
       ownerAgent: owner?.kind === 'agent' ? owner.codename : null,
       ownerUserId: owner?.kind === 'user' ? owner.id : null,
       updatedAt: new Date(),
+      ...reason,
     }).where(eq(table.id, id))
     if (row.status !== before.status) {
       if (entity === 'task') await placeTask(tx, id)

@@ -14,7 +14,7 @@ import { atlasReplyDrafts } from '#db/schema/atlas'
 import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { hubUsers } from '#db/schema/hub'
 import { learnLessons } from '#db/schema/learn'
-import { workQuestions } from '#db/schema/work'
+import { workChantiers, workQuestions } from '#db/schema/work'
 import { workTasks, workTransitions } from '#db/schema/worksites'
 import { createAiFacade } from '#layers/ai/core/facade'
 import { hubToolPorts } from '#layers/hub/core/agent-ports'
@@ -107,6 +107,19 @@ describeOnBothDatabases('personal agent write tools', (database) => {
     expect(state).toBe('unknown_owner')
     const [, last] = (await db.select().from(workTransitions).where(eq(workTransitions.entityId, site.chantier.id)).orderBy(asc(workTransitions.id))).slice(-2)
     expect(last).toMatchObject({ toStatus: 'done', actor: 'claire@studio.test' })
+
+    // A cancellation needs its reason; undone, the chantier is live again and carries none.
+    const other = await worksite(db, 1)
+    const cancelled = await startRun(deps, context(plan([
+      { call: 'update_work_item', input: { entity: 'chantier', id: other.chantier.id, status: 'cancelled' } },
+      { call: 'update_work_item', input: { entity: 'chantier', id: other.chantier.id, status: 'cancelled', reason: 'The client withdrew.' } },
+      { answer: 'Cancelled.' },
+    ])))
+    const [unexplained, explained] = await toolSteps(cancelled.id)
+    expect(unexplained).toMatchObject({ status: 'error', error: expect.stringMatching(/^reason_required/) })
+    expect((await db.select().from(workChantiers).where(eq(workChantiers.id, other.chantier.id)))[0]).toMatchObject({ status: 'cancelled', statusReason: 'The client withdrew.' })
+    await undoWrite(deps, cancelled.id, explained!.id, OPERATOR)
+    expect((await db.select().from(workChantiers).where(eq(workChantiers.id, other.chantier.id)))[0]).toMatchObject({ status: 'planned', statusReason: null })
   })
 
   it('answers a question (recorded, never sent); its undo reopens it; a négociation needs its outcome', async () => {
