@@ -28,6 +28,8 @@ import type { Embedder } from '#layers/memory/core/vectors/embedder'
 import { createTask, getItem } from '#layers/worksites/core/items'
 import { getMessageDetail, listInbox } from '#layers/atlas/core/queries'
 import type { Mailer } from '#layers/atlas/core/mail/mailer'
+import { readTeamSignature } from '#layers/spawn/core/config'
+import { hubWritePorts } from './agent-write-ports'
 
 export interface AgentPortsDeps {
   db: Db
@@ -36,6 +38,8 @@ export interface AgentPortsDeps {
   /** The outbound mail facade (refuses any recipient outside the team by itself). */
   mailer: () => Mailer
   team: string[]
+  /** The team's signature under reply drafts (none: the default of ATLAS_TEAM_SIGNATURE). */
+  signature?: string
 }
 
 const pattern = (text: string) => `%${text.replace(/[\\%_]/g, match => `\\${match}`)}%`
@@ -43,6 +47,7 @@ const pattern = (text: string) => `%${text.replace(/[\\%_]/g, match => `\\${matc
 export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
   const { db } = deps
   return {
+    ...hubWritePorts({ db, vaultDir: deps.vaultDir, signature: deps.signature ?? readTeamSignature({}) }),
     recall: async (query, k, tenants) => {
       const scope = tenants ? await tenantSlugs(db, tenants) : null
       const response = await recall({ db, embedder: deps.embedder }, { query, k, mode: 'hybrid', belowFloor: 'drop', tenants: scope })

@@ -18,6 +18,7 @@ import type { FileGuards } from '#layers/agents/core/files/ports'
 import { fileLimits } from '#layers/agents/core/files/limits'
 import { agentFilePorts } from '#layers/agents/core/files/store'
 import { createMailer, readMailConfig, type Mailer } from '#layers/atlas/core/mail/mailer'
+import { readTeamSignature } from '#layers/spawn/core/config'
 
 export interface CustomEngineInput {
   db: Db
@@ -42,7 +43,7 @@ export function customAgentEngine(input: CustomEngineInput): EngineDeps {
     flushLedger: () => input.ai.flush(),
     registry: customToolRegistry(),
     ports: {
-      ...hubToolPorts({ db: input.db, embedder: input.embedder, vaultDir: input.vaultDir, team: mail.team, mailer: () => (mailer ??= createMailer({ config: mail, db: input.db })) }),
+      ...hubToolPorts({ db: input.db, embedder: input.embedder, vaultDir: input.vaultDir, team: mail.team, signature: readTeamSignature(input.env), mailer: () => (mailer ??= createMailer({ config: mail, db: input.db })) }),
       delegate: delegatePort(() => deps),
       ...draftPorts(input.db),
       files: agentFilePorts(input.db, input.fileGuards ?? agentFileGuards({ env: input.env, maxFileBytes: limits.maxFileBytes }), limits),

@@ -189,3 +189,25 @@ async function setFinalStatus(db: Db, input: { id: number, actor: string }, stat
     return rows[0]!
   })
 }
+
+/**
+ * Undo of a draft someone else wrote for a person (the personal agent, issue 35): discarded
+ * while it is still a draft, and the draft it superseded (`restore`) is the draft again. false
+ * when the person already sent, discarded or replaced it: their decision stands.
+ */
+export async function withdrawReplyDraft(db: Db, input: { id: number, restore: number | null, actor: string }): Promise<boolean> {
+  return await db.transaction(async (tx) => {
+    const [withdrawn] = await tx.update(atlasReplyDrafts).set({ status: 'discarded', updatedAt: new Date() })
+      .where(and(eq(atlasReplyDrafts.id, input.id), eq(atlasReplyDrafts.status, 'draft'))).returning()
+    if (!withdrawn) return false
+    const restored = input.restore === null
+      ? []
+      : await tx.update(atlasReplyDrafts).set({ status: 'draft', updatedAt: new Date() })
+        .where(and(eq(atlasReplyDrafts.id, input.restore), eq(atlasReplyDrafts.messageId, withdrawn.messageId), eq(atlasReplyDrafts.status, 'discarded'))).returning({ id: atlasReplyDrafts.id })
+    await recordAudit(tx, {
+      actor: input.actor, action: 'atlas_reply_draft_withdrawn', target: `atlas_message:${withdrawn.messageId}`,
+      details: { draftId: input.id, restoredDraftId: restored[0]?.id ?? null },
+    })
+    return true
+  })
+}

@@ -13,6 +13,7 @@ import type { RunContext, RunContextRequest } from '../engine/context'
 import { readStudioPolicy } from './studio-policy'
 import { EngineError } from '../engine/errors'
 import type { ToolRegistry } from '../engine/tools'
+import { WRITE_TOOL_NAMES } from '../engine/write-tools'
 import { HUB_ROLE_RANK, type PersonRole, type Surface } from '../engine/vocabulary'
 
 export const DELEGATE_TOOL = 'delegate_to_agent'
@@ -25,7 +26,7 @@ export interface StudioPolicy { tools: readonly string[] | null }
 export interface EffectiveAccess { tools: string[], tenants: string[] }
 
 /** Tools of the person's own agent only: a custom agent never holds them, whatever its allowlist says. */
-export const PERSONAL_ONLY_TOOLS: readonly string[] = ['draft_custom_agent']
+export const PERSONAL_ONLY_TOOLS: readonly string[] = ['draft_custom_agent', ...WRITE_TOOL_NAMES]
 
 /**
  * P3: owner's rights ∩ allowlist ∩ studio policy. A viewer owner's agent only reads; so does a

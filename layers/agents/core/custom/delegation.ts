@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { createToolRegistry, defineTool, ToolError, type ToolDefinition, type ToolRegistry } from '../engine/tools'
 import { FIRST_TOOLS } from '../engine/first-tools'
 import { FILE_TOOLS } from '../engine/file-tools'
+import { WRITE_TOOLS } from '../engine/write-tools'
 import { startRun, type EngineDeps } from '../engine/loop'
 import { getRun } from '../engine/store'
 import type { ToolPorts } from '../engine/ports'
@@ -34,9 +35,9 @@ export const DELEGATE_TO_AGENT: ToolDefinition = defineTool({
 
 let shared: ToolRegistry | undefined
 
-/** The hub's tools: the first tools, the files tools, delegation and agent drafting (built once: its JSON schemas are computed at creation). */
+/** The hub's tools: the first tools, the files tools, the personal agent's changes, delegation and agent drafting (built once: its JSON schemas are computed at creation). */
 export function customToolRegistry(): ToolRegistry {
-  return (shared ??= createToolRegistry([...FIRST_TOOLS, ...FILE_TOOLS, DELEGATE_TO_AGENT, DRAFT_CUSTOM_AGENT]))
+  return (shared ??= createToolRegistry([...FIRST_TOOLS, ...FILE_TOOLS, ...WRITE_TOOLS, DELEGATE_TO_AGENT, DRAFT_CUSTOM_AGENT]))
 }
 
 /** The `delegate` port: builds the child's context (depth cap, its own allowlist, shared budget) and drives it. */

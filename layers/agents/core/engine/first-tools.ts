@@ -9,6 +9,8 @@ import { z } from 'zod'
 import { createToolRegistry, defineTool, ToolError, type ToolRegistry } from './tools'
 
 const query = z.string().trim().min(1).max(500)
+/** A substring search's words; empty lists the latest (what "what is in my inbox?" asks). */
+const searchQuery = z.string().trim().max(500).default('')
 const limit = z.number().int().min(1).max(20).default(5)
 
 export const FIRST_TOOLS = [
@@ -35,12 +37,12 @@ export const FIRST_TOOLS = [
   }),
   defineTool({
     name: 'search_worksites',
-    description: 'Search chantiers, jobs and tasks by title.',
+    description: 'Search chantiers, jobs and tasks by title (an empty query lists some).',
     class: 'READ',
-    input: z.object({ query, limit }),
+    input: z.object({ query: searchQuery, limit }),
     run: async (input, { ports, tenants }) => {
       const hits = await ports.searchWorkItems(input.query, input.limit, tenants ?? null)
-      return { output: hits, sources: hits.map(hit => ({ kind: hit.entity, ref: hit.id, title: hit.title })) }
+      return { output: hits.map(hit => ({ ...hit, link: `/hub/worksites/${hit.entity}s/${hit.id}` })), sources: hits.map(hit => ({ kind: hit.entity, ref: hit.id, title: hit.title })) }
     },
   }),
   defineTool({
@@ -56,12 +58,12 @@ export const FIRST_TOOLS = [
   }),
   defineTool({
     name: 'search_atlas_messages',
-    description: 'Search the Atlas inbox (subject and sender).',
+    description: 'Search the Atlas inbox (subject and sender; an empty query lists the latest).',
     class: 'READ',
-    input: z.object({ query, limit }),
+    input: z.object({ query: searchQuery, limit }),
     run: async (input, { ports, tenants }) => {
       const hits = await ports.searchMessages(input.query, input.limit, tenants ?? null)
-      return { output: hits, sources: hits.map(hit => ({ kind: 'message', ref: String(hit.id), title: hit.subject })) }
+      return { output: hits.map(hit => ({ ...hit, link: `/hub/atlas/${hit.id}` })), sources: hits.map(hit => ({ kind: 'message', ref: String(hit.id), title: hit.subject })) }
     },
   }),
   defineTool({

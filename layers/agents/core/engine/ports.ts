@@ -5,9 +5,35 @@ export interface RecallPortHit { sourceType: string, sourceId: string, title: st
 export interface WorkItemHit { id: string, entity: 'chantier' | 'job' | 'task', title: string, status: string, project: string | null }
 export interface MessageHit { id: number, subject: string, from: string | null, receivedAt: string | null, intent: string | null, tenantId?: string | null }
 
+/** A chantier's, job's or task's status and owner (an agent by codename, a person by id), before or after a change. */
+export interface WorkItemSnapshot { status: string, owner: { kind: 'agent', codename: string } | { kind: 'user', id: string } | null }
+/** A question's, négociation's or conseil's status and resolution, before or after an answer. */
+export interface RecordSnapshot { status: string, resolution: string | null, resolvedBy: string | null, resolvedAt: string | null }
+export interface InboxNoteEdit { path: string, before: string, after: string }
+export interface LessonLink { sourceSpawnId: string | null, tags: string[] }
+
+/**
+ * The personal agent's changes to existing records (issue 35, Deliver 4). Each write returns
+ * what its undo needs; each undo puts the record back only while it is still as the write
+ * left it (false otherwise: a person changed it since, and their change stands).
+ */
+export interface WritePorts {
+  updateWorkItem: (input: { entity: 'chantier' | 'job' | 'task', id: string, status?: string, reason?: string, owner?: { agent: string } | { email: string } | null }, actor: string) => Promise<{ title: string, before: WorkItemSnapshot, after: WorkItemSnapshot }>
+  restoreWorkItem: (input: { entity: 'chantier' | 'job' | 'task', id: string, before: WorkItemSnapshot, after: WorkItemSnapshot }, actor: string) => Promise<boolean>
+  answerRecord: (input: { kind: 'question' | 'negociation' | 'conseil', id: string, answer: string, outcome?: 'won' | 'lost' }, actor: string) => Promise<{ title: string, before: RecordSnapshot, after: RecordSnapshot }>
+  restoreRecord: (input: { kind: 'question' | 'negociation' | 'conseil', id: string, before: RecordSnapshot, after: RecordSnapshot }, actor: string) => Promise<boolean>
+  editInboxNote: (input: { path: string, body: string }, actor: string) => Promise<InboxNoteEdit>
+  restoreInboxNote: (edit: InboxNoteEdit) => Promise<boolean>
+  /** A reply draft on an Atlas message, for a person to edit and send themselves (never sent here). */
+  draftClientReply: (input: { messageId: number, body: string }, actor: string) => Promise<{ draftId: number, supersededId: number | null, subject: string, link: string }>
+  withdrawClientReply: (input: { draftId: number, supersededId: number | null }, actor: string) => Promise<boolean>
+  attachLesson: (input: { lessonId: number, spawnId: string }, actor: string) => Promise<{ title: string, before: LessonLink }>
+  detachLesson: (input: { lessonId: number, spawnId: string, before: LessonLink }, actor: string) => Promise<boolean>
+}
+
 // Every READ port takes the run's `tenants` (clients.id): given (an allowlist run), only those
 // tenants' rows and the shared (tenant-less) ones are read; an empty list reads the shared ones only.
-export interface ToolPorts {
+export interface ToolPorts extends WritePorts {
   recall: (query: string, k: number, tenants?: string[] | null) => Promise<RecallPortHit[]>
   readNote: (path: string, tenants?: string[] | null) => Promise<{ path: string, title: string, body: string } | null>
   searchWorkItems: (query: string, limit: number, tenants?: string[] | null) => Promise<WorkItemHit[]>

@@ -7,7 +7,8 @@ import { FIRST_TOOLS, firstToolRegistry } from '../../core/engine/first-tools'
 import { checkPolicy } from '../../core/engine/policy'
 import { PROMPT_LAYER_ORDER, promptLayers, systemPrompt } from '../../core/engine/prompt'
 import { RunContextInput } from '../../core/engine/context'
-import { createToolRegistry, defineTool } from '../../core/engine/tools'
+import { createToolRegistry, defineTool, type ToolRunContext } from '../../core/engine/tools'
+import { WRITE_TOOLS } from '../../core/engine/write-tools'
 
 const registry = firstToolRegistry()
 
@@ -99,5 +100,44 @@ describe('the system prompt', () => {
     expect(at('INSTR')).toBeLessThan(at('MEM'))
     expect(at('MEM')).toBeLessThan(at('SKILL'))
     expect(at('SKILL')).toBeLessThan(at('note: A (a.md)'))
+  })
+})
+
+describe('the personal agent\'s write tools', () => {
+  const byName = new Map(WRITE_TOOLS.map(tool => [tool.name, tool]))
+  const ctx = { ports: {} as ToolRunContext['ports'], actor: 'agent-run:x:op@studio.test', runId: 'x', tenants: null }
+
+  it('change at once (WRITE) except the client reply, which asks a person first; each is undone from its snapshot', () => {
+    expect(Object.fromEntries(WRITE_TOOLS.map(tool => [tool.name, [tool.class, tool.undo]]))).toEqual({
+      update_work_item: ['WRITE', 'snapshot'], answer_registry_record: ['WRITE', 'snapshot'], edit_vault_inbox_note: ['WRITE', 'snapshot'],
+      draft_client_reply: ['EXTERNAL_WRITE', 'snapshot'], attach_lesson_to_spawn: ['WRITE', 'snapshot'],
+    })
+    const base = { regime: 'user' as const, role: 'operator' as const, allowlist: [], standing: false }
+    expect(checkPolicy({ ...base, name: 'update_work_item', tool: byName.get('update_work_item') })).toEqual({ kind: 'allow' })
+    expect(checkPolicy({ ...base, name: 'draft_client_reply', tool: byName.get('draft_client_reply') })).toEqual({ kind: 'ask' })
+    for (const tool of WRITE_TOOLS) expect(checkPolicy({ ...base, role: 'viewer', name: tool.name, tool }), tool.name).toMatchObject({ kind: 'deny', code: 'role_forbids_write' })
+  })
+
+  it('send nothing to anyone outside the team: the client reply is a draft a person sends', () => {
+    expect(WRITE_TOOLS.filter(tool => /send|external_mail|mail_client|email/i.test(tool.name)).map(tool => tool.name)).toEqual([])
+    expect(byName.get('draft_client_reply')!.description).toMatch(/never sent by the agent/)
+  })
+
+  it('refuse a note outside the vault inbox, and any call of a tenant-scoped run, before anything is read', async () => {
+    const guard = byName.get('edit_vault_inbox_note')!.guard!
+    expect(await guard({ path: 'inbox/call.md', body: 'x' }, ctx)).toBeNull()
+    expect(await guard({ path: 'permanent/hosting.md', body: 'x' }, ctx)).toMatch(/^only notes of the vault inbox/)
+    expect(await guard({ path: 'inbox/../permanent/hosting.md', body: 'x' }, ctx)).toMatch(/^only notes of the vault inbox/)
+    expect(await guard({ path: 'inbox/call.md', body: 'x' }, { ...ctx, tenants: [] })).toMatch(/belongs to the personal agent/)
+  })
+
+  it('check their input: an owner or a status to change, a négociation\'s outcome', () => {
+    const update = byName.get('update_work_item')!.input
+    expect(update.safeParse({ entity: 'task', id: '00000000-0000-4000-8000-000000000001' }).success).toBe(false)
+    expect(update.safeParse({ entity: 'task', id: '00000000-0000-4000-8000-000000000001', owner: null }).success).toBe(true)
+    expect(update.safeParse({ entity: 'project', id: '00000000-0000-4000-8000-000000000001', status: 'paused' }).success).toBe(false)
+    const answer = byName.get('answer_registry_record')!.input
+    expect(answer.safeParse({ kind: 'negociation', id: '00000000-0000-4000-8000-000000000001', answer: 'Signed.' }).success).toBe(false)
+    expect(answer.safeParse({ kind: 'negociation', id: '00000000-0000-4000-8000-000000000001', answer: 'Signed.', outcome: 'won' }).success).toBe(true)
   })
 })

@@ -5,12 +5,15 @@
 //    { "calls": [{ "call": "read_vault_note", "input": { "path": "a.md" } }, { "call": "…", "input": {} }] },
 //    { "answer": "Done." }]
 //   ```
-// and the n-th assistant turn plays step n. Without a plan: one recall of the question (when
-// a recall tool is offered), then an answer quoting what the tool results said — labelled
-// offline either way. A malformed plan is answered in words, never thrown.
+// and the n-th assistant turn plays step n. Without a plan (no model configured: a person
+// asking in the chat): the question routed by keywords to the search tools it names (intent.ts),
+// then an answer listing what they found as readable results, saying once that no model is
+// configured (readable.ts) — labelled offline either way. A malformed plan is answered in
+// words, never thrown.
 import { readArguments } from '../clients/tool-wire'
 import type { ChatMessage, ChatRequest, ChatResult, ToolCall } from '../clients/types'
-import { OFFLINE_NOTICE } from './rules'
+import { routeQuestion } from './intent'
+import { readableAnswer } from './readable'
 
 interface PlannedCall { call: string, input?: unknown, arguments?: string }
 type PlanStep = PlannedCall | { calls: PlannedCall[] } | { answer: string }
@@ -42,13 +45,6 @@ function question(messages: ChatMessage[]): string {
   return (first?.content ?? '').replace(PLAN_BLOCK, '').trim()
 }
 
-function answerFromResults(messages: ChatMessage[]): string {
-  const results = messages.filter((message): message is Extract<ChatMessage, { role: 'tool' }> => message.role === 'tool' && !message.isError)
-  if (results.length === 0) return `${OFFLINE_NOTICE} No tool result to answer from.`
-  const quoted = results.map(result => `- ${result.name}: ${result.content.replace(/\s+/g, ' ').slice(0, 400)}`).join('\n')
-  return `[offline] From what I read:\n${quoted}`
-}
-
 export function offlineToolTurn(request: ChatRequest, messages: ChatMessage[]): Omit<ChatResult, 'model'> {
   const turn = messages.filter(message => message.role === 'assistant').length
   const plan = scriptedPlan(messages)
@@ -56,12 +52,12 @@ export function offlineToolTurn(request: ChatRequest, messages: ChatMessage[]): 
   if (plan && 'error' in plan) return reply(`[offline] ${plan.error}`)
   if (plan) {
     const step = plan[turn]
-    if (!step) return reply(answerFromResults(messages))
+    if (!step) return reply(readableAnswer(messages, request.system))
     if ('answer' in step) return reply(`[offline] ${step.answer}`)
     const calls = 'calls' in step ? step.calls : [step]
     return reply('', calls.map((planned, index) => toCall(planned, turn, index)))
   }
-  const recallTool = request.tools?.find(tool => tool.name === 'recall_memory')
-  if (turn === 0 && recallTool) return reply('', [toCall({ call: recallTool.name, input: { query: question(messages).slice(0, 500) } }, turn, 0)])
-  return reply(answerFromResults(messages))
+  const routed = turn === 0 ? routeQuestion(question(messages), request.tools ?? []) : []
+  if (routed.length > 0) return reply('', routed.map((route, index) => toCall({ call: route.tool, input: route.input }, turn, index)))
+  return reply(readableAnswer(messages, request.system))
 }
