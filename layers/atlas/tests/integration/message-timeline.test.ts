@@ -19,6 +19,7 @@ import { classifiedMessage, spawnsOf } from '#layers/spawn/tests/fixtures/seed'
 import { decideApproval } from '../../core/approval'
 import { createScanner } from '../../core/scan/clamav'
 import { MessageLessonError, recordMessageLesson } from '../../core/message-lesson'
+import { inboxVersion } from '../../core/queries'
 import { messageTimeline } from '../../core/timeline'
 import { latestFailedSpawn, MessageTimeline, type MessageTimelineView } from '../../core/timeline-schema'
 import { clamscanBinary, writeEicarDatabase } from '../fakes/clamav'
@@ -178,5 +179,11 @@ describeOnBothDatabases('the message timeline', (database) => {
     expect(await messageTimeline({ db, producedLessons: databaseLoopRecords(db).produced }, 99_999_999)).toBeNull()
     const refused = await db.select({ id: learnLessons.id }).from(learnLessons).where(eq(learnLessons.title, failure!.title))
     expect(refused).toHaveLength(1)
+
+    // The page's live stream moves when a spawn's outcome records its lesson (written after its audit entry).
+    const version = await inboxVersion(db)
+    await db.insert(learnLessons).values({ kind: 'failure', title: 'Recorded by the loop after the audit', description: 'The lesson the loop writes last.', sourceSpawnId: failed!.id })
+    expect(await inboxVersion(db)).not.toBe(version)
+    expect((await timelineOf(messageId)).steps.at(-1)).toMatchObject({ kind: 'lesson', title: 'Scar recorded: Recorded by the loop after the audit', spawnId: failed!.id })
   })
 })
