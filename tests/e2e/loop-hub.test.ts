@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
-import { launchBrowser, signInPage } from '../helpers/browser'
+import { hydrated, launchBrowser, signInPage } from '../helpers/browser'
 import { runTs } from '../helpers/processes'
 import { connectDatabase } from '#db/connection'
 import { findRunningEmbedded } from '#db/embedded'
@@ -116,8 +116,11 @@ describe('the memory a person edits', () => {
 describe('the loop in the hub', () => {
   it('records a scar from the message page; it shows in the lessons list and from the agent\'s page', async () => {
     await page.goto(`${hub.url}/hub/atlas/${messageId}`)
-    const form = page.getByTestId('atlas-lesson-form')
-    await form.waitFor()
+    await page.getByTestId('atlas-lesson-form').waitFor()
+    // "Record the scar" opens the form (its spawn failed: filled from the failure, linked to it).
+    await hydrated(page)
+    await page.getByTestId('atlas-record-scar').click()
+    await page.getByTestId('lesson-form').waitFor()
     await field('lesson-title').fill(SCAR)
     await field('lesson-description').fill('The CDN cached the cart page; every refresh showed an empty cart.')
     await field('lesson-agent').fill('orchestrator')
@@ -132,6 +135,7 @@ describe('the loop in the hub', () => {
     await page.waitForURL('**/hub/learning?agent=orchestrator')
     await page.getByTestId('lessons-list').getByText(SCAR).waitFor()
     expect(await page.getByTestId('lessons-list').textContent()).toContain(`message:${messageId}`)
+    expect(await page.getByTestId('lessons-list').textContent()).toContain(`spawn:${spawnId}`)
   })
 
   it('shows what the memory recalled before a person confirms the chantier draft', async () => {

@@ -256,13 +256,18 @@ export async function getMessageDetail(db: Db, messageId: number): Promise<Messa
   }
 }
 
-/** Changes whenever anything the inbox or a message page shows changes (reply drafts too): the live views poll it cheaply. */
+/**
+ * Changes whenever anything the inbox or a message page shows changes (reply drafts too, and
+ * the lesson a spawn's outcome records just after its audit entry, for the message's timeline):
+ * the live views poll it cheaply.
+ */
 export async function inboxVersion(db: Db): Promise<string> {
-  const rows = await db.execute<{ audit: string | null, updated: string | null, n: number, drafts: string | null }>(sql`
+  const rows = await db.execute<{ audit: string | null, updated: string | null, n: number, drafts: string | null, lessons: string | null }>(sql`
     select (select max(id)::text from atlas_audit) as audit,
            (select max(updated_at)::text from atlas_inbox) as updated,
            (select count(*)::int from atlas_inbox) as n,
-           (select max(updated_at)::text from atlas_reply_drafts) as drafts`)
+           (select max(updated_at)::text from atlas_reply_drafts) as drafts,
+           (select max(id)::text from learn_lessons where source_spawn_id is not null) as lessons`)
   const row = rows[0]
-  return `${row?.audit ?? 0}:${row?.updated ?? ''}:${row?.n ?? 0}:${row?.drafts ?? ''}`
+  return `${row?.audit ?? 0}:${row?.updated ?? ''}:${row?.n ?? 0}:${row?.drafts ?? ''}:${row?.lessons ?? 0}`
 }

@@ -5,6 +5,7 @@ import type { ApiSchemaMap } from '#layers/base/core/api-schema-map'
 import { LESSON_KINDS } from '#layers/memory/core/lessons-manual'
 import { pagingQuery } from '#shared/paging'
 import { INBOX_SORTS } from './queries'
+import { MessageTimeline } from './timeline-schema'
 import { INBOX_STATUSES, INTENTS } from './vocabulary'
 
 const MAX_EML_CHARS = 10 * 1024 * 1024
@@ -55,4 +56,5 @@ export const apiSchemas: ApiSchemaMap = {
   'POST /api/atlas/messages/{id}/reject': { params: MessageParams, body: ApprovalBody },
   'POST /api/atlas/messages/{id}/reclassify': { params: MessageParams, status: 202 },
   'POST /api/atlas/messages/{id}/lessons': { params: MessageParams, body: MessageLessonBody, status: 201 },
+  'GET /api/atlas/messages/{id}/timeline': { summary: 'One message\'s story in order, each step with its actor and links', params: MessageParams, response: MessageTimeline },
 }

@@ -25,6 +25,8 @@ export interface ProducedLesson {
   agent: string | null
   importance: number | null
   createdAt: string
+  /** Who recorded it: the spawn worker for the loop's own, a person's e-mail for one recorded by hand. */
+  recordedBy: string | null
 }
 
 export interface SpawnRouting {
@@ -58,7 +60,7 @@ export function databaseLoopRecords(db: Db): SpawnLoopRecords {
       return rows.map(({ archivedAt, kind, ...row }) => ({ ...row, kind: kindOf(kind), archived: archivedAt !== null }))
     },
     async produced(spawnId) {
-      const rows = await db.select({ lessonId: learnLessons.id, kind: learnLessons.kind, title: learnLessons.title, agent: learnLessons.agent, importance: learnLessons.importance, createdAt: learnLessons.createdAt })
+      const rows = await db.select({ lessonId: learnLessons.id, kind: learnLessons.kind, title: learnLessons.title, agent: learnLessons.agent, importance: learnLessons.importance, createdAt: learnLessons.createdAt, recordedBy: learnLessons.recordedBy })
         .from(learnLessons)
         .where(or(eq(learnLessons.sourceSpawnId, spawnId), sql`${`spawn:${spawnId}`} = any(${learnLessons.tags})`))
         .orderBy(asc(learnLessons.id))
