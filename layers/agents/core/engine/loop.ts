@@ -268,7 +268,7 @@ const toolMessage = (call: ToolCall, content: string, isError = false): ToolMess
 /** One tool call: policy, input, guard, then an approval to ask for or the tool's outcome (nothing written yet). */
 async function handleCall(deps: EngineDeps, run: AgentRun, context: RunContext, call: ToolCall): Promise<HandledCall> {
   const tool = deps.registry.get(call.name)
-  const base = { kind: 'tool' as const, tool: call.name.slice(0, 64), toolCallId: call.id.slice(0, 200), toolClass: tool?.class ?? null, input: call.error ? { raw: call.rawArguments.slice(0, 2000) } : call.input }
+  const base = { kind: 'tool' as const, tool: call.name.slice(0, 64), toolCallId: call.id.slice(0, 200), toolClass: tool && !tool.unclassified ? tool.class : null, input: call.error ? { raw: call.rawArguments.slice(0, 2000) } : call.input }
   const refuse = (status: 'error' | 'denied', error: string): HandledCall =>
     ({ step: { ...base, status, error }, message: toolMessage(call, `${status === 'denied' ? 'Refused' : 'Error'}: ${error}`, true) })
   if (call.error) return refuse('error', call.error)
