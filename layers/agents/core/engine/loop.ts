@@ -272,7 +272,7 @@ async function handleCall(deps: EngineDeps, run: AgentRun, context: RunContext, 
   const refuse = (status: 'error' | 'denied', error: string): HandledCall =>
     ({ step: { ...base, status, error }, message: toolMessage(call, `${status === 'denied' ? 'Refused' : 'Error'}: ${error}`, true) })
   if (call.error) return refuse('error', call.error)
-  const standing = tool?.class === 'EXTERNAL_WRITE' ? await hasStandingApproval(deps.db, context.agent.codename, tool.name) : false
+  const standing = tool && (tool.class === 'EXTERNAL_WRITE' || (tool.thirdParty && tool.class === 'WRITE')) ? await hasStandingApproval(deps.db, context.agent.codename, tool.name) : false
   const decision = checkPolicy({ name: call.name, tool, regime: context.regime, role: context.actingUser.role, allowlist: context.allowlist, standing, skillTools: context.skillTools ?? null })
   if (decision.kind === 'deny') return refuse('denied', `${decision.code}: ${decision.reason}`)
   const parsed = tool!.input.safeParse(call.input)

@@ -3,7 +3,8 @@
 // own role decides (a viewer reads, writes need an operator); an EXTERNAL_WRITE (and any
 // DESTRUCTIVE call) waits for a person's approval unless the agent holds a standing approval
 // for that tool (never for DESTRUCTIVE). A tool with no class yet (an MCP server's new or
-// changed tool) is refused whatever the regime.
+// changed tool) is refused whatever the regime; a third party's WRITE (an MCP server's: the hub
+// cannot undo it) waits for approval as an EXTERNAL_WRITE does.
 import type { ToolDefinition } from './tools'
 import { HUB_ROLE_RANK, type PersonRole, type Regime } from './vocabulary'
 
@@ -38,6 +39,6 @@ export function checkPolicy(input: PolicyInput): PolicyDecision {
     return { kind: 'deny', code: 'role_forbids_write', reason: `a ${input.role} cannot use ${tool.name} (${tool.class})` }
   }
   if (tool.class === 'DESTRUCTIVE') return { kind: 'ask' }
-  if (tool.class === 'EXTERNAL_WRITE') return input.standing ? { kind: 'allow' } : { kind: 'ask' }
+  if (tool.class === 'EXTERNAL_WRITE' || (tool.thirdParty && tool.class === 'WRITE')) return input.standing ? { kind: 'allow' } : { kind: 'ask' }
   return { kind: 'allow' }
 }

@@ -55,6 +55,8 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
   allowlistOnly?: boolean
   /** A tool no founder classified yet (an MCP server's new or changed tool): never offered, every call refused. */
   unclassified?: boolean
+  /** Acts outside the hub (an MCP server): its writes cannot be undone here, so every write class waits for approval. */
+  thirdParty?: boolean
   /** The input's JSON schema as the model sees it, when it comes from elsewhere (an MCP server's listing). */
   inputSchema?: Record<string, unknown>
   /** Refusals decided on the input before any approval is asked (e.g. a mail to a client). */

@@ -1,7 +1,8 @@
 // MCP tools as the engine's tools (issue 35, Deliver 1): each listed tool of an enabled server
 // is a ToolDefinition named mcp__<server>__<tool> with the class a founder gave it; an
 // unclassified one stays in the registry (so a call to it is refused by the policy, with a
-// step, and never reaches the server) but is never offered to a model. A result is cut at a
+// step, and never reaches the server) but is never offered to a model; a WRITE waits for an
+// approval (the hub cannot undo a third party's write). A result is cut at a
 // size cap and handed to the model as untrusted data between the prompt's delimiters.
 import { z } from 'zod'
 import type { McpServerRow, McpToolRow } from '#db/schema/mcp'
@@ -60,6 +61,7 @@ export function mcpToolDefinition(deps: McpToolDeps, server: McpServerRow, row: 
     // Unclassified: refused by the policy before anything; the stand-in class is the most guarded one.
     ...(row.class ? {} : { unclassified: true }),
     inputSchema: row.inputSchema,
+    thirdParty: true,
     // A third party's write cannot be taken back by the hub.
     ...(toolClass === 'READ' ? {} : { undo: 'not_undoable' as const }),
     guard: tenantGuard(server),
