@@ -9,9 +9,12 @@ export const MCP_TRANSPORTS = ['stdio', 'http'] as const
 export const MCP_STATUSES = ['up', 'down', 'restarting', 'disabled'] as const
 export type McpStatus = typeof MCP_STATUSES[number]
 
-/** A call longer than this is abandoned (the model is told); a result longer than the cap is cut. */
+/**
+ * A call longer than this is abandoned (the model is told); a result longer than the cap is cut
+ * before it is fenced, so the fence's end survives the engine's own cut (MODEL_OUTPUT_CHARS).
+ */
 export const MCP_CALL_TIMEOUT_MS = 30_000
-export const MCP_RESULT_CHARS = 32_000
+export const MCP_RESULT_CHARS = 6_000
 /** Restarts of a server that dies: 0.5 s, 1 s, 2 s … at most 30 s apart, 8 attempts, then down until "reconnect". */
 export const MCP_BACKOFF = { baseMs: 500, maxMs: 30_000, attempts: 8 }
 

@@ -118,8 +118,8 @@ export class McpManager {
     const generation = ++connection.generation
     const { row } = connection
     try {
-      const transport = this.transport(row)
-      const client = new Client({ name: 'synedre-hub', version: '1.0.0' })
+      const transport = mcpTransport(row, this.deps)
+      const client = newMcpClient()
       transport.onclose = () => {
         if (connection.generation === generation) void this.died(connection, generation, 'the server closed its connection')
       }
@@ -130,7 +130,7 @@ export class McpManager {
         if (connection.generation === generation) void this.died(connection, generation, 'the server closed its connection')
       }
       connection.client = client
-      const unclassified = await syncListing(this.deps.db, row.name, await listing(client))
+      const unclassified = await syncListing(this.deps.db, row.name, await mcpListing(client))
       if (connection.generation !== generation) return
       if (unclassified.length > 0) this.deps.log(`[mcp] ${row.name}: unclassified until a founder decides: ${unclassified.join(', ')}`)
       connection.attempts = 0
@@ -139,27 +139,6 @@ export class McpManager {
     catch (error) {
       if (connection.generation === generation) await this.died(connection, generation, error instanceof Error ? error.message : String(error))
     }
-  }
-
-  private transport(row: McpServerRow): Transport {
-    if (row.transport === 'stdio') {
-      const env: Record<string, string> = {}
-      for (const name of row.envNames) {
-        const value = this.deps.env[name]
-        if (value !== undefined) env[name] = value
-      }
-      const wrapped = this.deps.wrapCommand({ server: row.name, command: row.command!, args: row.args, env })
-      return new StdioClientTransport({ command: wrapped.command, args: wrapped.args, env: wrapped.env, stderr: 'ignore' })
-    }
-    if (!urlAllowed(row.url!, this.deps.httpAllowlist)) throw new Error(`url_not_allowlisted: ${row.url} is not on MCP_HTTP_ALLOWLIST`)
-    const headers: Record<string, string> = {}
-    if (row.headerEnvName) {
-      const credential = this.deps.env[row.headerEnvName]
-      if (!credential) throw new Error(`missing_credential: ${row.headerEnvName} is not set in the hub's environment`)
-      headers.Authorization = `Bearer ${credential}`
-    }
-    // No redirect followed: a redirect could lead off the allowlist with the credential.
-    return new StreamableHTTPClientTransport(new URL(row.url!), { requestInit: { headers, redirect: 'error' } })
   }
 
   /** A death (or a failed connection): down now, another attempt after the backoff, at most `attempts` in a row. */
@@ -192,6 +171,33 @@ export class McpManager {
   }
 }
 
+/** The transport to a server as its row says: the stdio command through the sandbox port, or the allowlisted URL with its credential. */
+export function mcpTransport(row: Pick<McpServerRow, 'name' | 'transport' | 'command' | 'args' | 'url' | 'envNames' | 'headerEnvName'>, deps: Pick<McpManagerDeps, 'env' | 'wrapCommand' | 'httpAllowlist'>): Transport {
+  if (row.transport === 'stdio') {
+    const env: Record<string, string> = {}
+    for (const name of row.envNames) {
+      const value = deps.env[name]
+      if (value !== undefined) env[name] = value
+    }
+    const wrapped = deps.wrapCommand({ server: row.name, command: row.command!, args: row.args, env })
+    return new StdioClientTransport({ command: wrapped.command, args: wrapped.args, env: wrapped.env, stderr: 'ignore' })
+  }
+  if (!urlAllowed(row.url!, deps.httpAllowlist)) throw new Error(`url_not_allowlisted: ${row.url} is not on MCP_HTTP_ALLOWLIST`)
+  const headers: Record<string, string> = {}
+  if (row.headerEnvName) {
+    const credential = deps.env[row.headerEnvName]
+    if (!credential) throw new Error(`missing_credential: ${row.headerEnvName} is not set in the hub's environment`)
+    headers.Authorization = `Bearer ${credential}`
+  }
+  // No redirect followed: a redirect could lead off the allowlist with the credential.
+  return new StreamableHTTPClientTransport(new URL(row.url!), { requestInit: { headers, redirect: 'error' } })
+}
+
+/** The hub as an MCP client (no sampling, no elicitation, no roots: a server cannot ask the hub's model anything). */
+export function newMcpClient(): Client {
+  return new Client({ name: 'synedre-hub', version: '1.0.0' })
+}
+
 export interface McpCallResult {
   content?: Array<{ type: string, text?: string, mimeType?: string, data?: string, resource?: { uri: string, text?: string }, uri?: string }>
   structuredContent?: unknown
@@ -199,7 +205,7 @@ export interface McpCallResult {
 }
 
 /** Every page of the server's tools, then its resources and prompts as one read tool each. */
-async function listing(client: Client): Promise<ListedTool[]> {
+export async function mcpListing(client: Client): Promise<ListedTool[]> {
   const out: ListedTool[] = []
   let cursor: string | undefined
   do {
