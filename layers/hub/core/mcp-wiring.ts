@@ -38,9 +38,10 @@ function resolveCommand(command: string, env: Env): string {
 }
 
 export function mcpWrapCommand(env: Env, dataDir: string, isRoot = process.getuid?.() === 0): WrapCommand {
-  const mode = readSandboxMode(env, isRoot)
-  const toolchain = readToolchain(env)
   return (launch) => {
+    // Read at each launch: a configuration error stops this server (its status says why), nothing else.
+    const mode = readSandboxMode(env, isRoot)
+    const toolchain = readToolchain(env)
     const folder = join(dataDir, 'mcp', launch.server)
     const homeDir = join(folder, '.home')
     const tmpDir = join(folder, '.tmp')

@@ -94,17 +94,27 @@ export class McpManager {
   }
 
   async callTool(server: string, name: string, args: Record<string, unknown>, timeoutMs = MCP_CALL_TIMEOUT_MS): Promise<McpCallResult> {
-    const client = this.upClient(server)
+    const client = await this.client(server)
     const result = await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })
     return result as McpCallResult
   }
 
   async readResource(server: string, uri: string, timeoutMs = MCP_CALL_TIMEOUT_MS) {
-    return await this.upClient(server).readResource({ uri }, { timeout: timeoutMs })
+    return await (await this.client(server)).readResource({ uri }, { timeout: timeoutMs })
   }
 
   async getPrompt(server: string, name: string, args: Record<string, string>, timeoutMs = MCP_CALL_TIMEOUT_MS) {
-    return await this.upClient(server).getPrompt({ name, arguments: args }, { timeout: timeoutMs })
+    return await (await this.client(server)).getPrompt({ name, arguments: args }, { timeout: timeoutMs })
+  }
+
+  /**
+   * A server this process never connected is connected at its first call (a short-lived
+   * process, e.g. the agents-dispatch automate, starts only the servers its runs use); one
+   * that is down or restarting fails at once, the model told so.
+   */
+  private async client(server: string): Promise<Client> {
+    if (!this.connections.has(server)) await this.reconnect(server)
+    return this.upClient(server)
   }
 
   /** The SDK client of an up server (the bench compares a call through the engine with one through it). */

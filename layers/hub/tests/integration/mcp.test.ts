@@ -154,6 +154,23 @@ describeOnBothDatabases('MCP servers as tools', (database) => {
     await db.delete(mcpServers).where(eq(mcpServers.name, 'nocred'))
   })
 
+  it('a process that never started the servers (the agents-dispatch automate) connects one at its first call', async () => {
+    const { db } = database()
+    const lazy = hubMcpRuntime({ db, env: { PATH: process.env.PATH, SPAWN_SANDBOX: 'bwrap' }, dataDir, log: () => {} })
+    try {
+      const registry = await lazy.refresh()
+      expect(registry.get('mcp__everything__echo')).toMatchObject({ class: 'READ' })
+      expect(lazy.manager.status('everything')).toBe('down')
+      const outcome = await registry.get('mcp__everything__echo')!.run({ message: 'lazy' }, { ports: engine.ports, actor: 'test', runId: 'lazy' })
+      expect(outcome.output).toContain('Echo: lazy')
+      expect(lazy.manager.status('everything')).toBe('up')
+      expect(lazy.manager.status('files')).toBe('down')
+    }
+    finally {
+      await lazy.manager.close()
+    }
+  })
+
   it('abandons a call past its timeout', async () => {
     await expect(runtime.manager.callTool('everything', 'trigger-long-running-operation', { duration: 5, steps: 5 }, 300)).rejects.toThrow(/timed out/i)
   })
