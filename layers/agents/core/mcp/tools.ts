@@ -56,7 +56,8 @@ export function mcpToolDefinition(deps: McpToolDeps, server: McpServerRow, row: 
   const what = `the answer of ${row.name} on the MCP server ${server.name}, a third party`
   const common = {
     name: mcpToolName(server.name, row.name),
-    description: `[MCP ${server.name}] ${row.description}`.slice(0, 2000),
+    // Pickers (allowlist, studio policy) show the description: an unclassified tool says it is refused.
+    description: `[MCP ${server.name}]${row.class ? '' : ' [unclassified: refused until a founder classifies it]'} ${row.description}`.slice(0, 2000),
     class: toolClass,
     // Unclassified: refused by the policy before anything; the stand-in class is the most guarded one.
     ...(row.class ? {} : { unclassified: true }),
