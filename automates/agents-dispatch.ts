@@ -11,6 +11,9 @@ import { createAiFacade } from '#layers/ai/core/facade'
 import { dispatchSchedules, type FireResult } from '#layers/agents/core/custom/dispatcher'
 import { dispatchEventCycle } from '#layers/agents/core/custom/event-cycle'
 import { autonomousLauncher, customAgentEngine } from '#layers/hub/core/custom-agent-engine'
+import { hubMcpRuntime } from '#layers/hub/core/mcp-wiring'
+import { provideMcpRuntime } from '#layers/agents/core/mcp/runtime'
+import { defaultDataDir } from '#db/client'
 import { defineAutomate } from '#layers/health/core/automate'
 import { memoryConfig } from '#layers/memory/core/config'
 import { facadeEmbedder } from '#layers/memory/core/vectors/embedder'
@@ -27,7 +30,11 @@ export default defineAutomate({
     const window = values['window-minutes'] === undefined ? 10 : Number(values['window-minutes'])
     if (!Number.isInteger(window) || window < 1 || window > 1440) throw new Error('--window-minutes must be a whole number from 1 to 1440')
     const ai = createAiFacade({ env: process.env, db: ctx.db, log: line => ctx.log(line) })
+    // The MCP servers' tools as classified; a server is started only when a run calls one of its tools.
+    const mcp = hubMcpRuntime({ db: ctx.db, env: process.env, dataDir: defaultDataDir(), log: ctx.log })
+    provideMcpRuntime(mcp)
     try {
+      await mcp.refresh()
       const embedder = facadeEmbedder(ai, { feature: 'agent_recall' })
       const engine = customAgentEngine({ db: ctx.db, ai, embedder, vaultDir: memoryConfig(process.env).vaultDir, env: process.env, skillRouter: skillRouterPort(ctx.db, embedder, routerSettings(process.env), ctx.log), log: ctx.log })
       const deps = { db: ctx.db, launch: autonomousLauncher(engine), log: ctx.log, signal: ctx.signal, now: ctx.now }
@@ -40,6 +47,8 @@ export default defineAutomate({
       return count('failed') > 0 && count('fired') === 0 ? 1 : 0
     }
     finally {
+      provideMcpRuntime(null)
+      await mcp.manager.close()
       await ai.flush()
     }
   },

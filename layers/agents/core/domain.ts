@@ -16,5 +16,6 @@ export const domain: DomainDescriptor = {
     { label: 'Runs', icon: 'i-lucide-route', to: '/hub/agents/runs' },
     { label: 'Instructions', icon: 'i-lucide-scroll-text', to: '/hub/agents/instructions' },
     { label: 'Models', icon: 'i-lucide-cpu', to: '/hub/agents/models' },
+    { label: 'MCP servers', icon: 'i-lucide-plug', to: '/hub/agents/mcp' },
   ],
 }

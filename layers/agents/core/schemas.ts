@@ -11,6 +11,7 @@ import { StudioPolicyBody } from './custom/studio-policy'
 import { ApprovalParams, DecisionBody, RunIdParams, StandingBody, StartRunBody, StepParams } from './engine/api'
 import { ChatBody } from './engine/chat'
 import { ModelChoiceBody, SurfaceModelsBody, SurfaceParams } from './engine/models'
+import { ClassifyBody, ServerBody, ServerParams } from './mcp/config'
 import { CreateInstructionBody, SaveInstructionBody, UpdateInstructionBody } from './instructions/documents'
 import { DecideProposalBody } from './instructions/proposals'
 
@@ -32,6 +33,9 @@ export const apiSchemas: ApiSchemaMap = {
   'PUT /api/agents/model-choice': { body: ModelChoiceBody },
   'PUT /api/agents/models/{surface}': { params: SurfaceParams, body: SurfaceModelsBody },
   'PUT /api/agents/studio-policy': { body: StudioPolicyBody },
+  'POST /api/agents/mcp': { summary: 'Add or change an MCP server (founders)', body: ServerBody },
+  'POST /api/agents/mcp/{name}/reconnect': { params: ServerParams },
+  'PUT /api/agents/mcp/{name}/tools': { summary: 'Classify an MCP server\'s tool (founders)', params: ServerParams, body: ClassifyBody },
   'POST /api/agents/custom': { body: CreateCustomBody },
   'GET /api/agents/custom/{codename}': { params: CodenameParams },
   'PUT /api/agents/custom/{codename}': { params: CodenameParams, body: ConfigBody },

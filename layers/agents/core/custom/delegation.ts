@@ -13,6 +13,8 @@ import type { ToolPorts } from '../engine/ports'
 import { EngineError } from '../engine/errors'
 import { customRunContext, DELEGATE_TOOL, type StudioPolicy } from './access'
 import { DRAFT_CUSTOM_AGENT } from './draft-tool'
+import { currentMcpRuntime } from '../mcp/runtime'
+import { extendRegistry } from '../mcp/tools'
 
 export const DELEGATE_TO_AGENT: ToolDefinition = defineTool({
   name: DELEGATE_TOOL,
@@ -35,9 +37,14 @@ export const DELEGATE_TO_AGENT: ToolDefinition = defineTool({
 
 let shared: ToolRegistry | undefined
 
-/** The hub's tools: the first tools, the files tools, the personal agent's changes, delegation and agent drafting (built once: its JSON schemas are computed at creation). */
+/**
+ * The hub's tools: the first tools, the files tools, the personal agent's changes, delegation
+ * and agent drafting (built once: its JSON schemas are computed at creation), plus the MCP
+ * servers' tools as the process's MCP runtime last listed and classified them (asked at each
+ * use: they change at run time).
+ */
 export function customToolRegistry(): ToolRegistry {
-  return (shared ??= createToolRegistry([...FIRST_TOOLS, ...FILE_TOOLS, ...WRITE_TOOLS, DELEGATE_TO_AGENT, DRAFT_CUSTOM_AGENT]))
+  return (shared ??= extendRegistry(createToolRegistry([...FIRST_TOOLS, ...FILE_TOOLS, ...WRITE_TOOLS, DELEGATE_TO_AGENT, DRAFT_CUSTOM_AGENT]), () => currentMcpRuntime()?.registry() ?? null))
 }
 
 /** The `delegate` port: builds the child's context (depth cap, its own allowlist, shared budget) and drives it. */

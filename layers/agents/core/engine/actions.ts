@@ -49,6 +49,8 @@ export async function decideApproval(deps: EngineDeps, approvalId: string, decis
   if (decision === 'approve') {
     const tool = deps.registry.get(approval.tool)
     if (!tool) throw new EngineError('unknown_tool', `the tool ${approval.tool} no longer exists`, 409)
+    // An MCP tool that changed (or was declassified) since it was asked for runs no more.
+    if (tool.unclassified) throw new EngineError('unclassified_tool', `the tool ${approval.tool} has no class any more: a founder classifies it again first`, 409)
     message = await executeTool(deps, tool, call, approval.payload, step as AgentRunStep, { ports: deps.ports, actor: `agent-run:${run.id}:${context.actingUser.email}`, runId: run.id, owner: context.agent.ownerEmail, agent: context.agent.codename })
   }
   else {

@@ -276,11 +276,11 @@ const toolMessage = (call: ToolCall, content: string, isError = false): ToolMess
 /** One tool call: policy, input, guard, then an approval to ask for or the tool's outcome (nothing written yet). */
 async function handleCall(deps: EngineDeps, run: AgentRun, context: RunContext, call: ToolCall): Promise<HandledCall> {
   const tool = deps.registry.get(call.name)
-  const base = { kind: 'tool' as const, tool: call.name.slice(0, 64), toolCallId: call.id.slice(0, 200), toolClass: tool?.class ?? null, input: call.error ? { raw: call.rawArguments.slice(0, 2000) } : call.input }
+  const base = { kind: 'tool' as const, tool: call.name.slice(0, 64), toolCallId: call.id.slice(0, 200), toolClass: tool && !tool.unclassified ? tool.class : null, input: call.error ? { raw: call.rawArguments.slice(0, 2000) } : call.input }
   const refuse = (status: 'error' | 'denied', error: string): HandledCall =>
     ({ step: { ...base, status, error }, message: toolMessage(call, `${status === 'denied' ? 'Refused' : 'Error'}: ${error}`, true) })
   if (call.error) return refuse('error', call.error)
-  const standing = tool?.class === 'EXTERNAL_WRITE' ? await hasStandingApproval(deps.db, context.agent.codename, tool.name) : false
+  const standing = tool && (tool.class === 'EXTERNAL_WRITE' || (tool.thirdParty && tool.class === 'WRITE')) ? await hasStandingApproval(deps.db, context.agent.codename, tool.name) : false
   const decision = checkPolicy({ name: call.name, tool, regime: context.regime, role: context.actingUser.role, allowlist: context.allowlist, standing, skillTools: context.skillTools ?? null })
   if (decision.kind === 'deny') return refuse('denied', `${decision.code}: ${decision.reason}`)
   const parsed = tool!.input.safeParse(call.input)

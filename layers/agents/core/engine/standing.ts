@@ -22,7 +22,7 @@ export async function listStandingApprovals(db: Db, agent: string): Promise<Stan
 export async function grantStandingApproval(db: Db, registry: ToolRegistry, agent: string, tool: string, by: string): Promise<StandingApproval> {
   const definition = registry.get(tool)
   if (!definition) throw new EngineError('unknown_tool', `no tool named ${tool}`, 404)
-  if (definition.class !== 'EXTERNAL_WRITE') throw new EngineError('not_external_write', `${tool} is ${definition.class}: only EXTERNAL_WRITE tools take a standing approval`, 400)
+  if (definition.class !== 'EXTERNAL_WRITE' && !(definition.thirdParty && definition.class === 'WRITE')) throw new EngineError('not_external_write', `${tool} is ${definition.class}: only EXTERNAL_WRITE tools (and an MCP server's WRITE) take a standing approval`, 400)
   return await db.transaction(async (tx) => {
     const [row] = await tx.insert(agentStandingApprovals).values({ agent, tool, grantedBy: by }).onConflictDoNothing().returning()
     if (!row) throw new EngineError('already_granted', `${agent} already holds a standing approval for ${tool}`, 409)

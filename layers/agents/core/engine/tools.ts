@@ -55,6 +55,12 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
   undo?: 'snapshot' | 'not_undoable'
   /** Only for `allowlist` runs that list it (delegation): never offered in the `user` regime. */
   allowlistOnly?: boolean
+  /** A tool no founder classified yet (an MCP server's new or changed tool): never offered, every call refused. */
+  unclassified?: boolean
+  /** Acts outside the hub (an MCP server): its writes cannot be undone here, so every write class waits for approval. */
+  thirdParty?: boolean
+  /** The input's JSON schema as the model sees it, when it comes from elsewhere (an MCP server's listing). */
+  inputSchema?: Record<string, unknown>
   /** Refusals decided on the input before any approval is asked (e.g. a mail to a client). */
   guard?: (input: z.output<I>, ctx: ToolRunContext) => Promise<string | null>
   run: (input: z.output<I>, ctx: ToolRunContext) => Promise<ToolOutcome>
@@ -85,13 +91,13 @@ export function createToolRegistry(tools: ToolDefinition[]): ToolRegistry {
   const specs = new Map(tools.map(tool => [tool.name, {
     name: tool.name,
     description: `${tool.description} [${tool.class}]`,
-    inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>,
+    inputSchema: tool.inputSchema ?? z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>,
   }]))
   return {
     get: name => byName.get(name),
     list: () => [...byName.values()],
     specs: names => (names
-      ? names.filter(name => specs.has(name)).map(name => specs.get(name)!)
-      : tools.filter(tool => !tool.allowlistOnly).map(tool => specs.get(tool.name)!)),
+      ? names.filter(name => specs.has(name) && !byName.get(name)!.unclassified).map(name => specs.get(name)!)
+      : tools.filter(tool => !tool.allowlistOnly && !tool.unclassified).map(tool => specs.get(tool.name)!)),
   }
 }
