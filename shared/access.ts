@@ -32,6 +32,10 @@ export const ACCESS = {
   'POST /api/agents/runs': 'viewer',
   'POST /api/agents/runs/:id/rerun': 'viewer',
   'POST /api/agents/chat': 'viewer',
+  // The MCP servers the agents' tools come from, and each tool's class (issue 35, Deliver 1).
+  'POST /api/agents/mcp': 'founder',
+  'POST /api/agents/mcp/:name/reconnect': 'founder',
+  'PUT /api/agents/mcp/:name/tools': 'founder',
   // Files for a chat turn or a run of one's own (issue 35, Deliver 3).
   'POST /api/agents/files': 'viewer',
   'POST /api/agents/runs/:id/approvals/:approval': 'operator',

@@ -43,6 +43,8 @@ describe('request policy', () => {
     expect(isLoginForm('POST', '/api/auth/login', 'application/x-www-form-urlencoded')).toBe(false)
     expect(isLoginForm('POST', '/login', 'multipart/form-data; boundary=x')).toBe(false)
     expect(isLoginForm('PUT', '/login', 'application/x-www-form-urlencoded')).toBe(false)
+  })
+
   it('admits a multipart form on the upload route only, with the files\' own body limit', () => {
     expect(isUploadRoute('/api/agents/files')).toBe(true)
     expect(isUploadRoute('/api/agents/files/00000000-0000-4000-8000-000000000001')).toBe(false)
