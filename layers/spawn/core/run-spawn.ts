@@ -18,6 +18,7 @@ import { abandon, escalate, failSpawn, failureReason, recordActioned, tellAgents
 import { buildSystemPrompt, buildUserPrompt, type QaError } from './prompts'
 import type { SpawnJob } from './queue'
 import { startSpawnKeyInjector } from './key-injector'
+import { prepareSpawnMcp, type SpawnMcp } from './spawn-mcp'
 import { runAgent, spawnPaths, type AgentRunInput, type AgentRunOutcome } from './run-agent'
 import { agentEnvironment, sandboxPolicy, writeSandboxPolicy } from './sandbox'
 import { assembleSpawnBriefing, promptDomainOf, recordSpawnBriefing, type SpawnBriefing } from './spawn-briefing'
@@ -125,10 +126,12 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
   const systemPrompt = buildSystemPrompt({ resultFile: paths.resultFile, workDir: workspace.workDir, tenant: context.tenant, briefing })
   const injector = await startSpawnKeyInjector(deps.env, config.credentialEnv, deps.log, `spawn ${spawn.id}`)
   let agent: AgentRunOutcome
+  let mcp: SpawnMcp | null = null
   try {
     const model = injector && { url: injector.url, credential: injector.placeholder }
     const agentEnv = agentEnvironment(deps.env, config, workspace, { SYNEDRE_MESSAGE_ID: String(message.id), SYNEDRE_TENANT: context.tenant?.slug ?? '' }, model)
-    const policy = sandboxPolicy(config, workspace, { agentBin: findBinary(config.agentBin, agentEnv), user: owner.user, modelHost: injector?.host ?? null })
+    mcp = await prepareSpawnMcp({ db, port: deps.mcpServers, agent: context.agent, tenant: context.tenant?.slug ?? null, spawnDir: workspace.dir, env: deps.env, agentEnv, permissionMode: config.permissionMode, log: deps.log, label: `spawn ${spawn.id}` })
+    const policy = sandboxPolicy(config, workspace, { agentBin: findBinary(config.agentBin, agentEnv), user: owner.user, modelHost: injector?.host ?? null, mcp })
     const sandboxFile = writeSandboxPolicy(workspace, policy)
     await updateSpawn(db, spawn.id, { prompt, logPath })
     agent = await runStoppable(deps, leaseLost, {
@@ -146,6 +149,7 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
       killGraceMs: config.killGraceMs,
       env: agentEnv,
       sandboxFile,
+      mcp: mcp.run,
       sink: createEventSink(db, { spawnId: spawn.id, messageId: message.id }, { log: deps.log }),
       onAgentStarted: (started) => {
         deps.onTiming?.({ spawnId: spawn.id, claimedAt, agentStartedAt: performance.now() })
@@ -155,8 +159,10 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
     })
   }
   finally {
-    // On every path (an error, a kill): the placeholder is worthless from here on.
+    // On every path (an error, a kill): the placeholders are worthless from here on, and the
+    // MCP configuration (a stdio server's variables) is gone from the spawn's folder.
     await injector?.close()
+    await mcp?.close()
   }
   // Every process of the agent is gone (runAgent stopped them): the folder back to the worker
   // before it reads the result further, deploys from the checkout, or keeps it.
