@@ -14,7 +14,8 @@ import { deployAndQa } from './deploy-qa'
 import { createEventSink } from './events'
 import { recordSpawnConsumption } from './hooks'
 import { sendTeamMail, summaryMail } from './notify'
-import { abandon, escalate, failSpawn, failureReason, recordActioned, tellAgentsRegistry } from './outcomes'
+import { agentBinaryProblem, agentFailureReason, agentNotStarted } from './failure-words'
+import { abandon, escalate, failSpawn, recordActioned, tellAgentsRegistry } from './outcomes'
 import { buildSystemPrompt, buildUserPrompt, type QaError } from './prompts'
 import type { SpawnJob } from './queue'
 import { startSpawnKeyInjector } from './key-injector'
@@ -124,6 +125,12 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
       : undefined,
   })
   const systemPrompt = buildSystemPrompt({ resultFile: paths.resultFile, workDir: workspace.workDir, tenant: context.tenant, briefing })
+  // A missing agent CLI is said as such before anything starts (not as an exit code later).
+  const missing = agentBinaryProblem(config.agentBin, { PATH: agentEnvironment(deps.env, config, workspace, {}, null).PATH })
+  if (missing) {
+    await updateSpawn(db, spawn.id, { prompt, logPath })
+    return await failSpawn(deps, context, missing, agentNotStarted(missing), null)
+  }
   const injector = await startSpawnKeyInjector(deps.env, config.credentialEnv, deps.log, `spawn ${spawn.id}`)
   let agent: AgentRunOutcome
   let mcp: SpawnMcp | null = null
@@ -201,7 +208,7 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
   // spawn even with a valid result file: that file is then only its last checkpoint.
   const agentFailed = agent.wrapperExitCode !== 0
   if (killed || agentFailed || !contract.ok) {
-    const reason = failureReason(agent, config)
+    const reason = agentFailureReason(agent, config)
     const salvaged = contract.ok ? contract.contract : null
     return await failSpawn(deps, context, reason, agent, salvaged)
   }
