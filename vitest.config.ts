@@ -33,6 +33,8 @@ const oneDatabase: Record<string, string> = {
     'a hostile agent against the sandbox\'s walls; the spawn engine\'s SQL and locking are engine.test.ts, loop.test.ts and killed-worker.test.ts on both',
   'layers/spawn/tests/integration/claude-cli.test.ts':
     'the real Claude Code CLI inside the sandbox; the same spawn suites prove the SQL on both',
+  'layers/spawn/tests/integration/mcp-claude.test.ts':
+    'the real Claude Code CLI and a real MCP server inside the sandbox; the same spawn suites prove the SQL on both',
 }
 
 export default defineConfig({

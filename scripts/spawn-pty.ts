@@ -51,7 +51,7 @@ async function run(args: WrapperArgs): Promise<number> {
   }
   const prompt = readFileSync(args.promptFile, 'utf8')
   const systemPrompt = readFileSync(args.systemPromptFile, 'utf8')
-  const argv = buildAgentArgs({ addDir: args.addDir, model: args.model, systemPrompt, permissionMode: args.permissionMode, prompt })
+  const argv = buildAgentArgs({ addDir: args.addDir, model: args.model, systemPrompt, permissionMode: args.permissionMode, prompt, mcpConfig: args.mcpConfig, allowedTools: args.allowedTools, disallowedTools: args.disallowedTools })
   const env = agentEnv(process.env, { [SPAWN_MARKER]: args.id })
   const policy = args.sandboxFile ? JSON.parse(readFileSync(args.sandboxFile, 'utf8')) as SandboxPolicy : null
   let settingsFile: string | undefined

@@ -66,7 +66,16 @@ describeOnBothDatabases('supervision wrapper', (database) => {
       ctx.notConfigured('PROBE_HOST', 'no server to poll')
       return 2
     } })
-    expect(await supervise(deps(db, 1), failing, [])).toMatchObject({ status: 'failed', exitCode: 2 })
+    // Its reason says the code, what was missing and its last line (never nothing).
+    expect(await supervise(deps(db, 1), failing, [])).toEqual({ status: 'failed', exitCode: 2, reason: 'exited with code 2; set PROBE_HOST: no server to poll; it printed nothing' })
+    const refused = defineAutomate({ name: 'probe-refused', description: '', scope: '', run: async () => {
+      const { connect } = await import('node:net')
+      await new Promise((resolve, reject) => connect({ host: '127.0.0.1', port: 9 }).once('connect', resolve).once('error', reject))
+      return 0
+    } })
+    expect(await supervise(deps(db, 1), refused, [])).toEqual({ status: 'failed', exitCode: 1, reason: 'nothing answers on 127.0.0.1:9: start the service or correct the address' })
+    const [refusedRun] = await recentRuns(db, 'probe-refused')
+    expect(refusedRun).toMatchObject({ status: 'failed', reason: 'nothing answers on 127.0.0.1:9: start the service or correct the address' })
   })
 
   it('records an informational exit code (the health report\'s 1 warning, 2 critical) as ok with its code; a crash stays failed', async () => {

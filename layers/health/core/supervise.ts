@@ -10,6 +10,7 @@ import { opsAutomations } from '#db/schema/index'
 import type { AutomateDefinition } from './automate'
 import { acquireLease, heartbeatLease, readLease, releaseLease } from './leases'
 import { closeRun, openRun, recordSkip, writeProgress } from './cron-runs'
+import { automateFailureReason, exitFailureReason } from './failure-words'
 import { createOutputTail } from './output-tail'
 
 export const DEFAULT_LEASE_TTL_MS = 120_000
@@ -108,7 +109,7 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
   catch (error) {
     exitCode = 1
     crashed = true
-    reason = error instanceof Error ? error.message : String(error)
+    reason = automateFailureReason(error)
     const text = `[${automate.name}] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`
     tail.write(text)
     deps.write(text)
@@ -122,6 +123,8 @@ export async function supervise(deps: SuperviseDeps, automate: AutomateDefinitio
   const failed = crashed || (exitCode !== 0 && !automate.informationalExitCodes?.includes(exitCode))
   const status = failed ? 'failed' : missing ? 'not_configured' : 'ok'
   if (status === 'not_configured') reason = missing
+  // A failing exit code with no error thrown still says something a person can act on.
+  if (status === 'failed' && !crashed) reason = exitFailureReason(exitCode, tail.read(), missing)
   await closeRun(db, runId, { status, exitCode, reason, outputTail: tail.read() })
   await releaseLease(db, lock, holder)
   return { status, exitCode, reason }

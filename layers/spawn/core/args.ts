@@ -9,6 +9,11 @@ export interface AgentArgsInput {
   systemPrompt: string
   permissionMode: string
   prompt: string
+  /** The MCP configuration file (mcp.ts), alone: `--strict-mcp-config` ignores every other. */
+  mcpConfig?: string | null
+  /** `mcp__<server>__<tool>` names the agent may use, and those withheld from it. */
+  allowedTools?: string[]
+  disallowedTools?: string[]
 }
 
 export function buildAgentArgs(input: AgentArgsInput): string[] {
@@ -22,6 +27,9 @@ export function buildAgentArgs(input: AgentArgsInput): string[] {
     `--model=${input.model}`,
     `--system-prompt=${input.systemPrompt}`,
     `--permission-mode=${input.permissionMode}`,
+    ...(input.mcpConfig ? [`--mcp-config=${input.mcpConfig}`, '--strict-mcp-config'] : []),
+    ...(input.allowedTools?.length ? [`--allowedTools=${input.allowedTools.join(',')}`] : []),
+    ...(input.disallowedTools?.length ? [`--disallowedTools=${input.disallowedTools.join(',')}`] : []),
     '--',
     input.prompt,
   ]

@@ -13,6 +13,7 @@ import { launchChromium, QaConfigError, runQa, type QaReport } from './qa'
 import { setInbox, updateSpawn, type SpawnContext } from './spawn-context'
 import { learnFromOutcome } from './spawn-lessons'
 import type { Finished, WorkerDeps } from './worker-deps'
+import { knownFailure } from './failure-words'
 
 export async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contract: ResultContract, checkout: string): Promise<Finished> {
   const { db, config } = deps
@@ -46,7 +47,7 @@ export async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contr
     }
   }
   catch (error) {
-    return await escalate(deps, context, `the deploy could not run: ${(error as Error).message}`, { contract, outcome: 'escalated' })
+    return await escalate(deps, context, `the deploy could not run: ${knownFailure((error as Error).message) ?? (error as Error).message}`, { contract, outcome: 'escalated' })
   }
   if (errors.length === 0) {
     await setInbox(db, message.id, 'qa')
@@ -59,7 +60,8 @@ export async function deployAndQa(deps: WorkerDeps, context: SpawnContext, contr
       })
     }
     catch (error) {
-      const reason = error instanceof QaConfigError ? `QA cannot run: ${error.message}` : `QA could not run: ${(error as Error).message.split('\n')[0]}`
+      const said = (error as Error).message.split('\n')[0]!
+      const reason = error instanceof QaConfigError ? `QA cannot run: ${error.message}` : `QA could not run: ${knownFailure(said, 'the pre-production address') ?? said}`
       return await escalate(deps, context, reason, { contract, outcome: 'escalated' })
     }
     await updateSpawn(db, spawn.id, { qa: qaReport as unknown as Record<string, unknown> })

@@ -7,7 +7,6 @@ import type { Tx } from '#db/client'
 import { atlasReplyDrafts } from '#db/schema/atlas'
 import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { clip } from './text'
-import type { SpawnConfig } from './config'
 import type { ResultContract } from './contract'
 import { countInAgentsRegistry, type SpawnOutcomeKind } from './hooks'
 import { escalationMail, failureMail, sendTeamMail } from './notify'
@@ -41,17 +40,6 @@ export async function tellAgentsRegistry(deps: WorkerDeps, context: SpawnContext
   catch (error) {
     deps.log(`[atlas-spawn-worker] ${ref}: the agents registry was not updated (${(error as Error).message})`)
   }
-}
-
-export function failureReason(agent: AgentRunOutcome, config: SpawnConfig): string {
-  const checkpoint = agent.contract.ok ? 'the last checkpoint was salvaged' : `no usable checkpoint (${agent.contract.reason})`
-  if (agent.timedOut) return `the agent was stopped at the timeout (${config.timeoutMs % 60_000 === 0 ? `${config.timeoutMs / 60_000} min` : `${config.timeoutMs / 1000} s`}); ${checkpoint}`
-  if (agent.aborted) return `the agent was stopped: ${agent.aborted}; ${checkpoint}`
-  if (agent.wrapperError) return `the agent could not run: ${agent.wrapperError}`
-  const exit = agent.agentExitCode !== null && agent.agentExitCode !== 0 ? ` (the agent exited with code ${agent.agentExitCode})` : ''
-  const resultError = agent.result?.isError ? ` (its result: ${agent.result.subtype}${agent.result.errors.length ? `: ${agent.result.errors.join('; ').slice(0, 300)}` : ''})` : ''
-  if (agent.contract.ok) return `the agent ended in error${exit}${resultError}; ${checkpoint}`
-  return `${agent.contract.reason}${exit}${resultError}`
 }
 
 export async function failSpawn(deps: WorkerDeps, context: SpawnContext, reason: string, agent: AgentRunOutcome, salvaged: ResultContract | null): Promise<Finished> {

@@ -8,6 +8,7 @@
 // console lines ("Failed to load resource") are judged by the request they are about.
 import type { Browser, Request } from 'playwright-core'
 import type { QaError } from './prompts'
+import { knownFailure } from './failure-words'
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
@@ -126,7 +127,8 @@ export async function runQa(routes: string[], options: QaOptions): Promise<QaRep
         if (options.settleMs > 0) await page.waitForTimeout(options.settleMs)
       }
       catch (error) {
-        findings.unshift({ kind: 'navigation', severity: 'error', route, message: `the page did not load: ${(error as Error).message.split('\n')[0]!.slice(0, 500)}` })
+        const said = (error as Error).message.split('\n')[0]!.slice(0, 500)
+        findings.unshift({ kind: 'navigation', severity: 'error', route, message: `the page did not load: ${knownFailure(said, 'the pre-production address: the client\'s preprodUrl or SPAWN_QA_BASE_URL') ?? said}` })
       }
       reports.push({ route, url, status, findings, errors: findings.filter(f => f.severity === 'error').map(toQaError) })
       await page.close()

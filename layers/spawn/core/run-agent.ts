@@ -34,6 +34,8 @@ export interface AgentRunInput {
   env: Readonly<Record<string, string | undefined>>
   /** The sandbox policy the wrapper applies (sandbox.json); none without it. */
   sandboxFile?: string
+  /** The CLI's MCP configuration and tool lists (mcp.ts); none without it. */
+  mcp?: { configFile: string, allowedTools: string[], disallowedTools: string[] } | null
   sink: EventSink
   /** Stops the run (job expired, lease lost, shutdown): the groups are stopped. */
   signal?: AbortSignal
@@ -85,6 +87,9 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
     '--permission-mode', input.permissionMode,
     '--kill-grace-ms', String(input.killGraceMs),
     ...(input.sandboxFile ? ['--sandbox-file', input.sandboxFile] : []),
+    ...(input.mcp
+      ? ['--mcp-config', input.mcp.configFile, '--allowed-tools', input.mcp.allowedTools.join(','), '--disallowed-tools', input.mcp.disallowedTools.join(',')]
+      : []),
   ]
   const child = spawn(process.execPath, args, {
     env: { ...input.env, ATLAS_RESULT_FILE: input.resultFile } as NodeJS.ProcessEnv,

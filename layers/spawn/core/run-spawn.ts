@@ -14,10 +14,12 @@ import { deployAndQa } from './deploy-qa'
 import { createEventSink } from './events'
 import { recordSpawnConsumption } from './hooks'
 import { sendTeamMail, summaryMail } from './notify'
-import { abandon, escalate, failSpawn, failureReason, recordActioned, tellAgentsRegistry } from './outcomes'
+import { agentBinaryProblem, agentFailureReason, agentNotStarted } from './failure-words'
+import { abandon, escalate, failSpawn, recordActioned, tellAgentsRegistry } from './outcomes'
 import { buildSystemPrompt, buildUserPrompt, type QaError } from './prompts'
 import type { SpawnJob } from './queue'
 import { startSpawnKeyInjector } from './key-injector'
+import { prepareSpawnMcp, type SpawnMcp } from './spawn-mcp'
 import { runAgent, spawnPaths, type AgentRunInput, type AgentRunOutcome } from './run-agent'
 import { agentEnvironment, sandboxPolicy, writeSandboxPolicy } from './sandbox'
 import { assembleSpawnBriefing, promptDomainOf, recordSpawnBriefing, type SpawnBriefing } from './spawn-briefing'
@@ -123,12 +125,20 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
       : undefined,
   })
   const systemPrompt = buildSystemPrompt({ resultFile: paths.resultFile, workDir: workspace.workDir, tenant: context.tenant, briefing })
+  // A missing agent CLI is said as such before anything starts (not as an exit code later).
+  const missing = agentBinaryProblem(config.agentBin, { PATH: agentEnvironment(deps.env, config, workspace, {}, null).PATH })
+  if (missing) {
+    await updateSpawn(db, spawn.id, { prompt, logPath })
+    return await failSpawn(deps, context, missing, agentNotStarted(missing), null)
+  }
   const injector = await startSpawnKeyInjector(deps.env, config.credentialEnv, deps.log, `spawn ${spawn.id}`)
   let agent: AgentRunOutcome
+  let mcp: SpawnMcp | null = null
   try {
     const model = injector && { url: injector.url, credential: injector.placeholder }
     const agentEnv = agentEnvironment(deps.env, config, workspace, { SYNEDRE_MESSAGE_ID: String(message.id), SYNEDRE_TENANT: context.tenant?.slug ?? '' }, model)
-    const policy = sandboxPolicy(config, workspace, { agentBin: findBinary(config.agentBin, agentEnv), user: owner.user, modelHost: injector?.host ?? null })
+    mcp = await prepareSpawnMcp({ db, port: deps.mcpServers, agent: context.agent, tenant: context.tenant?.slug ?? null, spawnDir: workspace.dir, env: deps.env, agentEnv, permissionMode: config.permissionMode, log: deps.log, label: `spawn ${spawn.id}` })
+    const policy = sandboxPolicy(config, workspace, { agentBin: findBinary(config.agentBin, agentEnv), user: owner.user, modelHost: injector?.host ?? null, mcp })
     const sandboxFile = writeSandboxPolicy(workspace, policy)
     await updateSpawn(db, spawn.id, { prompt, logPath })
     agent = await runStoppable(deps, leaseLost, {
@@ -146,6 +156,7 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
       killGraceMs: config.killGraceMs,
       env: agentEnv,
       sandboxFile,
+      mcp: mcp.run,
       sink: createEventSink(db, { spawnId: spawn.id, messageId: message.id }, { log: deps.log }),
       onAgentStarted: (started) => {
         deps.onTiming?.({ spawnId: spawn.id, claimedAt, agentStartedAt: performance.now() })
@@ -155,8 +166,10 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
     })
   }
   finally {
-    // On every path (an error, a kill): the placeholder is worthless from here on.
+    // On every path (an error, a kill): the placeholders are worthless from here on, and the
+    // MCP configuration (a stdio server's variables) is gone from the spawn's folder.
     await injector?.close()
+    await mcp?.close()
   }
   // Every process of the agent is gone (runAgent stopped them): the folder back to the worker
   // before it reads the result further, deploys from the checkout, or keeps it.
@@ -195,7 +208,7 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
   // spawn even with a valid result file: that file is then only its last checkpoint.
   const agentFailed = agent.wrapperExitCode !== 0
   if (killed || agentFailed || !contract.ok) {
-    const reason = failureReason(agent, config)
+    const reason = agentFailureReason(agent, config)
     const salvaged = contract.ok ? contract.contract : null
     return await failSpawn(deps, context, reason, agent, salvaged)
   }

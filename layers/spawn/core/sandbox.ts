@@ -96,8 +96,9 @@ export function agentEnvironment(env: Env, config: Pick<SpawnConfig, 'credential
 }
 
 /** `modelHost`: the key injector's host:port, which stands for the model API's when there is one. */
-export function sandboxPolicy(config: Pick<SpawnConfig, 'sandbox' | 'hiddenDirs' | 'toolchain' | 'allowHosts' | 'modelApiHost'>, workspace: Workspace, input: { agentBin: string | null, user: AgentUser | null, modelHost: string | null }): SandboxPolicy {
-  const readable: string[] = []
+/** `mcp`: what the spawn's MCP servers need (spawn-mcp.ts): their files shown read-only, their header injectors let through. */
+export function sandboxPolicy(config: Pick<SpawnConfig, 'sandbox' | 'hiddenDirs' | 'toolchain' | 'allowHosts' | 'modelApiHost'>, workspace: Workspace, input: { agentBin: string | null, user: AgentUser | null, modelHost: string | null, mcp?: { readable: string[], allowHosts: string[] } }): SandboxPolicy {
+  const readable: string[] = [...(input.mcp?.readable ?? [])]
   if (input.agentBin) {
     readable.push(input.agentBin)
     try {
@@ -116,7 +117,7 @@ export function sandboxPolicy(config: Pick<SpawnConfig, 'sandbox' | 'hiddenDirs'
     toolchain: config.toolchain.filter(path => existsSync(path)),
     hidden: config.hiddenDirs.filter(dir => existsSync(dir)),
     readable,
-    allowHosts: [input.modelHost ?? config.modelApiHost, ...config.allowHosts],
+    allowHosts: [input.modelHost ?? config.modelApiHost, ...(input.mcp?.allowHosts ?? []), ...config.allowHosts],
     user: input.user,
   }
 }

@@ -163,7 +163,8 @@ export function createEventClassifier(): (event: StreamEvent) => ClassifiedEvent
       }
       return { kind: 'user', subtype: 'user/message', toolName: null }
     }
-    if (type === 'result') return { kind: 'result', subtype: `result/${sub ?? 'unknown'}`, toolName: null }
+    // The CLI's error result keeps the subtype `success`: stored as an error, never shown as a success.
+    if (type === 'result') return { kind: 'result', subtype: event.is_error === true ? 'result/error' : `result/${sub ?? 'unknown'}`, toolName: null }
     if (type.startsWith('node_pty') || type.startsWith('wrapper_')) return { kind: 'wrapper', subtype: type, toolName: null }
     return { kind: 'other', subtype: sub ? `${type}/${sub}` : type, toolName: null }
   }

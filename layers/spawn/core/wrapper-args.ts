@@ -4,6 +4,7 @@
 //             --stream-log <path> --add-dir <dir> --timeout-sec 2400
 //             [--agent-bin <path|name>] [--permission-mode acceptEdits] [--kill-grace-ms 5000] [--drain-ms 2000]
 //             [--sandbox-file <spawn folder>/sandbox.json]   (the confinement; none without it)
+//             [--mcp-config <spawn folder>/mcp.json] [--allowed-tools a,b] [--disallowed-tools c,d]
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -21,6 +22,9 @@ export interface WrapperArgs {
   killGraceMs: number
   drainMs: number
   sandboxFile: string | null
+  mcpConfig: string | null
+  allowedTools: string[]
+  disallowedTools: string[]
 }
 
 export class WrapperUsageError extends Error {
@@ -49,6 +53,14 @@ function readable(name: string, path: string | undefined): string {
   return path
 }
 
+/** A comma-separated list of tool names (`mcp__server__tool`): nothing that could read as another option. */
+function toolList(name: string, raw: string | undefined): string[] {
+  const items = (raw ?? '').split(',').map(item => item.trim()).filter(Boolean)
+  const bad = items.find(item => !/^[\w.-]{1,200}$/.test(item))
+  if (bad !== undefined) throw new WrapperUsageError(`--${name}: not a tool name: "${bad.slice(0, 100)}"`)
+  return items
+}
+
 export function parseWrapperArgs(argv: string[], env: Readonly<Record<string, string | undefined>> = process.env): WrapperArgs {
   let values
   try {
@@ -69,6 +81,9 @@ export function parseWrapperArgs(argv: string[], env: Readonly<Record<string, st
         'kill-grace-ms': { type: 'string' },
         'drain-ms': { type: 'string' },
         'sandbox-file': { type: 'string' },
+        'mcp-config': { type: 'string' },
+        'allowed-tools': { type: 'string' },
+        'disallowed-tools': { type: 'string' },
       },
     }))
   }
@@ -102,6 +117,9 @@ export function parseWrapperArgs(argv: string[], env: Readonly<Record<string, st
     killGraceMs: positiveInteger('kill-grace-ms', values['kill-grace-ms'], 5000, 0),
     drainMs: positiveInteger('drain-ms', values['drain-ms'], 2000, 0),
     sandboxFile: values['sandbox-file'] ? readable('sandbox-file', values['sandbox-file']) : null,
+    mcpConfig: values['mcp-config'] ? readable('mcp-config', values['mcp-config']) : null,
+    allowedTools: toolList('allowed-tools', values['allowed-tools']),
+    disallowedTools: toolList('disallowed-tools', values['disallowed-tools']),
   }
 }
 

@@ -18,6 +18,7 @@ import { appendStep, getRun, insertRun, runner, ledgerCost, truncate, updateRun,
 import { ToolError, type ToolDefinition, type ToolRegistry, type ToolRunContext } from './tools'
 import { assertWithinLimits, type PersonLimits } from './usage'
 import { assertWithinBudgets } from './budget'
+import { runFailureReason } from './failure-words'
 import { namesInChoice, nameSkills, skillToolLimit, type SkillRouterPort } from './skills'
 import { APPROVAL_TTL_MS, ENGINE_FEATURE, MODEL_OUTPUT_CHARS, type RunStatus } from './vocabulary'
 
@@ -162,8 +163,9 @@ export async function driveRun(deps: EngineDeps, runId: string): Promise<AgentRu
       })
     }
     catch (error) {
+      // The step keeps the provider's own message; the run says it in words (failure-words.ts).
       await appendStep(deps.db, run.id, { kind: 'model', status: 'error', error: (error as Error).message.slice(0, 2000), durationMs: Date.now() - started })
-      return await finish(deps, run, 'failed', { error: (error as Error).message.slice(0, 2000) })
+      return await finish(deps, run, 'failed', { error: runFailureReason(error) })
     }
     const modelStep: StepInsert = {
       kind: 'model', status: 'ok', thought: turn.content || null, callId: turn.callId, provider: turn.provider, model: turn.model,

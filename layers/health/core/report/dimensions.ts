@@ -86,17 +86,21 @@ export async function measureLearning(db: Db, now: Date): Promise<HealthDimensio
   return { key: 'learning', score: clamp(100 * (1 - days / LEARNING_CRITICAL_DAYS)), status, summary: `The scar indicators were refreshed ${age} ago.` }
 }
 
+const clipReason = (reason: string) => reason.length > 160 ? `${reason.slice(0, 159)}…` : reason
+
 export async function measureAutomations(db: Db): Promise<HealthDimension> {
   const rows = await db.execute<Row>(sql`
-    select a.name, a.active, a.updated_by, r.status as last_status
+    select a.name, a.active, a.updated_by, r.status as last_status, r.reason as last_reason
     from ops_automations a
     left join lateral (
-      select status from ops_cron_runs r
+      select status, reason from ops_cron_runs r
       where r.automation = a.name and r.status in ('ok', 'not_configured', 'failed')
       order by r.started_at desc, r.id desc limit 1
     ) r on true
     where a.tenant_id is null`)
-  const failing = rows.filter(row => row.active && row.last_status === 'failed').map(row => String(row.name))
+  // Each failing automation with its last run's reason (failure-words.ts): what to do, not only who.
+  const failing = rows.filter(row => row.active && row.last_status === 'failed')
+    .map(row => row.last_reason ? `${String(row.name)} (${clipReason(String(row.last_reason))})` : String(row.name))
   const unintended = rows.filter(row => !row.active && !row.updated_by).map(row => String(row.name))
   const watched = rows.filter(row => row.active).length + unintended.length
   if (watched === 0) return { key: 'automations', score: null, status: 'unknown', summary: 'No automation of the studio is registered yet.' }

@@ -48,13 +48,14 @@ describeOnBothDatabases('health report', (database) => {
     await plantAutomation(db, 'learning-classify')
     await plantRun(db, 'learning-classify', 'ok', new Date(NOW.getTime() - 4 * 86_400_000))
     await plantAutomation(db, 'atlas-collect')
-    await plantRun(db, 'atlas-collect', 'failed', NOW)
+    await plantRun(db, 'atlas-collect', 'failed', NOW, 'nothing answers on 127.0.0.1:993: start the service or correct the address')
     const d = await byKey(db)
     expect(d.proprioception).toMatchObject({ status: 'critical', summary: '1 chapter of 10 cite a dead reference.', score: 80 })
     expect(d.coverage).toMatchObject({ status: 'critical', score: 88 })
     expect(d.debt).toMatchObject({ status: 'critical', summary: expect.stringMatching(/1 blocked task/) })
     expect(d.learning).toMatchObject({ status: 'critical', summary: expect.stringMatching(/4 days ago/) })
-    expect(d.automations).toMatchObject({ status: 'critical', summary: expect.stringMatching(/failing: atlas-collect/) })
+    // The failing automation with its reason, in words.
+    expect(d.automations).toMatchObject({ status: 'critical', summary: expect.stringContaining('failing: atlas-collect (nothing answers on 127.0.0.1:993: start the service or correct the address)') })
   })
 
   it('warns between the thresholds: drift without dead reference, stale tasks, a classifier two days old', async () => {

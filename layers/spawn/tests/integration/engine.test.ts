@@ -253,7 +253,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     await engine.drain(variant('error-result'))
     const row = await inbox(db, id)
     expect(row).toMatchObject({ status: 'spawn_failed', needsHuman: true })
-    expect(row.statusReason).toBe('the agent ended in error (the agent exited with code 1) (its result: error_during_execution: API Error: 529 Overloaded); the last checkpoint was salvaged')
+    expect(row.statusReason).toBe('the agent ended in error (the agent exited with code 1): API Error: 529 Overloaded; the last checkpoint was salvaged')
     expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_failed'])
     expect((await spawnsOf(db, id))[0]).toMatchObject({ status: 'failed', resultSource: 'checkpoint', result: { status: 'failed', summary: 'The API kept failing.' }, wrapperExitCode: 1 })
     // Nothing to tell the client about a run that failed.
@@ -279,7 +279,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     await engine.drain({ ...variant('checkpoint-hang'), config: { ...engine.config, timeoutMs: 10_000 } })
     const row = await inbox(db, id)
     expect(row.status).toBe('spawn_failed')
-    expect(row.statusReason).toMatch(/stopped at the timeout \(10 s\); the last checkpoint was salvaged/)
+    expect(row.statusReason).toMatch(/stopped at the timeout \(10 s, SPAWN_TIMEOUT_SEC\); the last checkpoint was salvaged/)
     const [spawn] = await spawnsOf(db, id)
     expect(spawn).toMatchObject({ status: 'failed', resultSource: 'checkpoint', result: { status: 'in_progress' } })
     const failed = (await audits(db, id)).find(a => a.action === 'spawn_failed')

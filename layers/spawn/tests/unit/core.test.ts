@@ -60,6 +60,9 @@ describe('terminal stream → events', () => {
     expect(classify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: {} }] } })).toEqual({ kind: 'assistant', subtype: 'assistant/tool_use', toolName: 'Bash' })
     expect(classify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] } })).toEqual({ kind: 'tool_result', subtype: 'user/tool_result', toolName: 'Bash' })
     expect(classify({ type: 'result', subtype: 'error_max_turns' })).toEqual({ kind: 'result', subtype: 'result/error_max_turns', toolName: null })
+    // The CLI's error result keeps the subtype `success`: stored as an error, never shown as one.
+    expect(classify({ type: 'result', subtype: 'success', is_error: true })).toEqual({ kind: 'result', subtype: 'result/error', toolName: null })
+    expect(classify({ type: 'result', subtype: 'success', is_error: false })).toEqual({ kind: 'result', subtype: 'result/success', toolName: null })
     expect(classify({ type: 'node_pty_exit' })).toMatchObject({ kind: 'wrapper' })
     expect(classify({ type: 'mystery', subtype: 'x' })).toEqual({ kind: 'other', subtype: 'mystery/x', toolName: null })
   })
