@@ -156,7 +156,7 @@ async function overflows(page: Page): Promise<string[]> {
 
 /** The header's title when its words do not fit its box. */
 async function clippedTitle(page: Page): Promise<string[]> {
-  return await page.evaluate(() => [...document.querySelectorAll('h1[data-slot="title"]')]
+  return await page.evaluate(() => Array.from(document.querySelectorAll('h1[data-slot="title"]'))
     .filter(el => el.scrollWidth > el.clientWidth + 1)
     .map(el => `title "${el.textContent?.trim()}" clipped: ${el.scrollWidth} > ${el.clientWidth}`))
 }

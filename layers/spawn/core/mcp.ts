@@ -21,6 +21,7 @@ import { realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
+import type { Db } from '#db/client'
 
 export const MCP_TOOL_CLASSES = ['READ', 'WRITE', 'DESTRUCTIVE', 'EXTERNAL_WRITE'] as const
 export type McpToolClass = typeof MCP_TOOL_CLASSES[number]
@@ -50,7 +51,7 @@ export const mcpServerLaunchSchema = z.object({
 export type McpServerLaunch = z.infer<typeof mcpServerLaunchSchema>
 
 /** What the spawn asks of the registry: the servers the agent and the client allow, with their classified tools. */
-export type McpServersPort = (input: { agent: string, tenant: string | null }) => Promise<McpServerLaunch[]>
+export type McpServersPort = (input: { db: Db, agent: string, tenant: { id: string, slug: string } | null }) => Promise<McpServerLaunch[]>
 
 export const noMcpServers: McpServersPort = async () => []
 

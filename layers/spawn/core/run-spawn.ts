@@ -137,7 +137,7 @@ async function spawnInWorkspace(deps: WorkerDeps, context: SpawnContext, leaseLo
   try {
     const model = injector && { url: injector.url, credential: injector.placeholder }
     const agentEnv = agentEnvironment(deps.env, config, workspace, { SYNEDRE_MESSAGE_ID: String(message.id), SYNEDRE_TENANT: context.tenant?.slug ?? '' }, model)
-    mcp = await prepareSpawnMcp({ db, port: deps.mcpServers, agent: context.agent, tenant: context.tenant?.slug ?? null, spawnDir: workspace.dir, env: deps.env, agentEnv, permissionMode: config.permissionMode, log: deps.log, label: `spawn ${spawn.id}` })
+    mcp = await prepareSpawnMcp({ db, port: deps.mcpServers, agent: context.agent, tenant: context.tenant ? { id: context.tenant.id, slug: context.tenant.slug } : null, spawnDir: workspace.dir, env: deps.env, agentEnv, permissionMode: config.permissionMode, log: deps.log, label: `spawn ${spawn.id}` })
     const policy = sandboxPolicy(config, workspace, { agentBin: findBinary(config.agentBin, agentEnv), user: owner.user, modelHost: injector?.host ?? null, mcp })
     const sandboxFile = writeSandboxPolicy(workspace, policy)
     await updateSpawn(db, spawn.id, { prompt, logPath })

@@ -26,7 +26,7 @@ export interface SpawnMcpInput {
   db: Db
   port: McpServersPort | undefined
   agent: string | null
-  tenant: string | null
+  tenant: { id: string, slug: string } | null
   /** The spawn's own folder (never the work folder): where mcp.json goes. */
   spawnDir: string
   /** The worker's environment (credentials by name), and the agent's (its PATH). */
@@ -41,7 +41,7 @@ async function serversOf(input: SpawnMcpInput): Promise<McpServerLaunch[]> {
   if (!input.agent) return []
   let raw: unknown
   try {
-    raw = await (input.port ?? noMcpServers)({ agent: input.agent, tenant: input.tenant })
+    raw = await (input.port ?? noMcpServers)({ db: input.db, agent: input.agent, tenant: input.tenant })
   }
   catch (error) {
     input.log(`[${input.label}] the MCP registry did not answer (${(error as Error).message}); the agent runs without MCP servers`)

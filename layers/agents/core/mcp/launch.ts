@@ -23,9 +23,10 @@ export interface McpServerLaunch {
 
 /**
  * `agent`: a codename (its custom allowlist applies when it has one) or null; `tenant`:
- * clients.id of the work (null: work of no client, served only by servers for every client).
+ * clients.id of the work and `tenantSlug` its slug, as a server's list may name either (null:
+ * work of no client, served only by servers for every client).
  */
-export async function mcpServersFor(db: Db, scope: { agent: string | null, tenant: string | null }): Promise<McpServerLaunch[]> {
+export async function mcpServersFor(db: Db, scope: { agent: string | null, tenant: string | null, tenantSlug?: string | null }): Promise<McpServerLaunch[]> {
   const [servers, tools, custom] = await Promise.all([
     listServers(db),
     serverTools(db),
@@ -33,7 +34,7 @@ export async function mcpServersFor(db: Db, scope: { agent: string | null, tenan
   ])
   const allowlist = custom[0] ? new Set(custom[0].allowlist.tools) : null
   return servers
-    .filter(server => server.enabled && (!server.tenants || (scope.tenant !== null && server.tenants.includes(scope.tenant))))
+    .filter(server => server.enabled && (!server.tenants || [scope.tenant, scope.tenantSlug].some(key => key != null && server.tenants!.includes(key))))
     .map(server => ({
       name: server.name,
       transport: server.transport as McpServerLaunch['transport'],

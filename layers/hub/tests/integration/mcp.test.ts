@@ -7,10 +7,11 @@
 // variables, the HTTP allowlist and credential hold, a slow call times out, and what a spawn
 // is given (mcpServersFor) follows the tenant and the agent's allowlist.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
+import { spawnPorts } from '#layers/hub/core/spawn-ports'
 import { TESTS_TMP } from '#tests/helpers/database-config'
 import { testEngineDeps } from '#tests/fixtures/engine-deps'
 import { agentApprovals, agentRunSteps } from '#db/schema/agent-runs'
@@ -215,5 +216,12 @@ describeOnBothDatabases('MCP servers as tools', (database) => {
       ['files', [{ name: 'read_text_file', class: 'READ' }, { name: 'write_file', class: 'WRITE' }]],
     ])
     expect(JSON.stringify(forClient)).not.toContain('named-value')
+    // Through the spawn's port, as a spawn for that client asks: a list may name the client by its slug too.
+    await db.update(mcpServers).set({ tenants: ['mcp-client'] }).where(eq(mcpServers.name, 'files'))
+    const launched = await spawnPorts.mcpServers!({ db, agent: 'archivist', tenant: { id: client!.id, slug: 'mcp-client' } })
+    expect(launched.map(server => server.name)).toEqual(['everything', 'files'])
+    // The sandbox shows a stdio server the package it runs from and the folders it names.
+    expect(launched[1]!.readPaths).toEqual([expect.stringMatching(/node_modules$/), dirname(served)])
+    expect(await spawnPorts.mcpServers!({ db, agent: 'archivist', tenant: null })).toHaveLength(1)
   })
 })

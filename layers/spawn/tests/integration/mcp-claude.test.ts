@@ -39,7 +39,7 @@ interface OfferedRequest { tools?: Array<{ name: string }> }
 describeOnBothDatabases('The real Claude Code CLI given its MCP servers', (database) => {
   let engine: Engine
   let api: FakeAnthropic
-  const asked: Array<{ agent: string, tenant: string | null }> = []
+  const asked: Array<{ agent: string, tenant: { id: string, slug: string } | null }> = []
   beforeAll(async () => {
     // The roster: the spawn is routed to an agent, whose servers the registry is asked for.
     await seedAgents(database().db)
@@ -69,8 +69,8 @@ describeOnBothDatabases('The real Claude Code CLI given its MCP servers', (datab
     const { db } = database()
     const id = await classifiedMessage(db, { intent: 'question', subject: 'Un écho' })
     await engine.cycle()
-    await engine.drain({ mcpServers: async (input) => {
-      asked.push(input)
+    await engine.drain({ mcpServers: async ({ agent, tenant }) => {
+      asked.push({ agent, tenant })
       return SERVERS
     } })
     const [spawn] = await spawnsOf(db, id)
