@@ -119,7 +119,7 @@ describe('the message timeline', () => {
     await formField(page, 'lesson-agent').fill('orchestrator')
     await page.getByTestId('lesson-submit').click()
     await expect.poll(() => page.getByTestId('lesson-recorded').textContent(), { timeout: 15_000 }).toMatch(/Scar #\d+ recorded/)
-    expect(await form.count()).toBe(0)
+    await expect.poll(() => form.count()).toBe(0)
     const lessonId = Number((await page.getByTestId('lesson-recorded').textContent())!.match(/Scar #(\d+)/)![1])
 
     // The timeline shows it after the failure, linked to the spawn and the lesson.

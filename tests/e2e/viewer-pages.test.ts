@@ -13,6 +13,9 @@ import { ROOT } from '../helpers/processes'
 import { roleMayCall, type Route } from '#shared/access'
 import { classifiedMessage } from '#layers/spawn/tests/fixtures/seed'
 import { recordFromMessage, worksite } from '#layers/worksites/tests/fixtures/world'
+import { spawnOn } from '#layers/learning/tests/fixtures/spawns'
+import { createDraft } from '#layers/agents/core/custom/drafts'
+import { createToolRegistry } from '#layers/agents/core/engine/tools'
 import { syncAutomations } from '#layers/health/core/automations'
 import { DEFAULT_CRONTAB, readCrontab } from '#automates/supervisor'
 import { automates } from '#automates/registry'
@@ -28,18 +31,12 @@ let cookies: Record<'founder' | 'operator' | 'viewer', string>
 /** Page file (relative to the root) → the address that opens it, filled once the data is seeded. */
 let addresses: Record<string, string> = {}
 
-/**
- * Pages not walked, each with why: signed-out pages, and pages whose record needs a run of a
- * real agent or spawn to exist (their controls are held by the static test).
- */
+/** Pages not walked, each with why: the signed-out pages. */
 const NOT_WALKED: Record<string, string> = {
   'pages/index.vue': 'redirects to /hub',
   'pages/login.vue': 'signed out',
   'pages/reset/[token].vue': 'signed out: a one-time link',
   'pages/welcome/[token].vue': 'signed out: a one-time link',
-  'layers/agents/pages/hub/agents/runs/[id].vue': 'needs an agent run',
-  'layers/hub/pages/hub/atlas/spawns/[id].vue': 'needs a spawn',
-  'layers/agents/pages/hub/agents/custom/drafts/[id].vue': 'needs a draft proposed by a personal agent',
 }
 
 function pageFiles(dir: string): string[] {
@@ -64,7 +61,7 @@ beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1', AI_OFFLINE: '1' } })
   cookies = await signInEveryRole(hub)
   const database = await hubDatabase(hub)
-  let seeded: { message: number, awaiting: number, site: Awaited<ReturnType<typeof worksite>>, question: string, automation: string }
+  let seeded: { message: number, awaiting: number, site: Awaited<ReturnType<typeof worksite>>, question: string, automation: string, spawn: string, draft: string }
   try {
     const db = database.db
     const entries = readCrontab(DEFAULT_CRONTAB)
@@ -78,12 +75,17 @@ beforeAll(async () => {
       site: await worksite(db, 2),
       question: (await recordFromMessage(db, 'question', { subject: 'Is our cookie banner compliant?' })).record.id,
       automation: entries[0]!.automation,
+      spawn: '',
+      draft: (await createDraft(db, createToolRegistry([]), { ownerEmail: VIEWER.email, role: 'viewer', runId: null, codename: 'drafted', nickname: 'Drafted', description: 'Proposed by the viewer\'s agent.' })).id,
     }
+    seeded.spawn = await spawnOn(db, { taskId: seeded.site.tasks[0]!.id, status: 'failed' })
   }
   finally {
     await database.close()
   }
-  const skill = await call<{ id: number }>('POST', '/api/skills', cookies.operator, { name: 'write-a-recap', description: 'When a recap of the week is asked.', body: 'List what shipped.' })
+  // A turn of the viewer's own agent: its run page.
+  const run = await call<{ runId: string }>('POST', '/api/agents/chat', cookies.viewer, { request: 'What changed this week?' })
+  const skill = await call<{ id: number }>('POST', '/api/skills', cookies.operator, { name: 'viewer-walk-recap', description: 'When a recap of the week is asked.', body: 'List what shipped.' })
   await call('POST', '/api/agents/custom', cookies.operator, { ...AGENT, template: 'blank' })
   // Shared with the viewer to use: they open its page (a run of it is theirs to start).
   await call('POST', `/api/agents/custom/${AGENT.codename}/shares`, cookies.operator, { email: VIEWER.email, level: 'use' })
@@ -102,7 +104,11 @@ beforeAll(async () => {
     'layers/agents/pages/hub/agents/custom/[codename].vue': `/hub/agents/custom/${AGENT.codename}?tab=settings`,
     'layers/agents/pages/hub/agents/instructions.vue': '/hub/agents/instructions',
     'layers/agents/pages/hub/agents/models.vue': '/hub/agents/models',
+    'layers/agents/pages/hub/agents/mcp.vue': '/hub/agents/mcp',
     'layers/agents/pages/hub/agents/runs/index.vue': '/hub/agents/runs',
+    'layers/agents/pages/hub/agents/runs/[id].vue': `/hub/agents/runs/${run.runId}`,
+    'layers/agents/pages/hub/agents/custom/drafts/[id].vue': `/hub/agents/custom/drafts/${seeded.draft}`,
+    'layers/hub/pages/hub/atlas/spawns/[id].vue': `/hub/atlas/spawns/${seeded.spawn}`,
     'layers/memory/pages/hub/memory/index.vue': '/hub/memory',
     'layers/memory/pages/hub/memory/vault.vue': '/hub/memory/vault',
     'layers/memory/pages/hub/memory/reflex.vue': '/hub/memory/reflex',

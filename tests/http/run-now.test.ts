@@ -38,7 +38,7 @@ describe('run an automate now', () => {
     for (const who of ['operator', 'viewer'] as const) {
       const refused = await run('learning-suggest', who, { mode: 'live' })
       expect(refused.status).toBe(403)
-      expect((await refused.json() as { data: unknown }).data).toEqual({ code: 'forbidden', requiredRole: 'founder', role: who })
+      expect((await refused.json() as { data: unknown }).data).toMatchObject({ code: 'forbidden', requiredRole: 'founder', role: who })
     }
     expect((await run('learning-suggest', 'founder', { mode: 'now' })).status).toBe(400)
     const unknown = await run('no-such-automate', 'founder', { mode: 'live' })
