@@ -71,7 +71,7 @@ beforeAll(async () => {
     await recordFromMessage(db, 'chantier', { subject: 'Rebuild the bakery website' })
     seeded = {
       message: await classifiedMessage(db, { subject: 'The export misses the VAT column' }),
-      awaiting: await classifiedMessage(db, { subject: 'A stranger asks for a quote', admission: 'awaiting' }),
+      awaiting: await classifiedMessage(db, { subject: 'A stranger asks for a quote', admission: 'awaiting', status: 'awaiting_approval' }),
       site: await worksite(db, 2),
       question: (await recordFromMessage(db, 'question', { subject: 'Is our cookie banner compliant?' })).record.id,
       automation: entries[0]!.automation,

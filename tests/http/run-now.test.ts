@@ -43,10 +43,10 @@ describe('run an automate now', () => {
     expect((await run('learning-suggest', 'founder', { mode: 'now' })).status).toBe(400)
     const unknown = await run('no-such-automate', 'founder', { mode: 'live' })
     expect(unknown.status).toBe(404)
-    expect((await unknown.json() as { data: unknown }).data).toEqual({ code: 'not_found' })
+    expect((await unknown.json() as { data: unknown }).data).toMatchObject({ code: 'not_found' })
     const noDryRun = await run('agents-dispatch', 'founder', { mode: 'dry_run' })
     expect(noDryRun.status).toBe(400)
-    expect((await noDryRun.json() as { data: unknown }).data).toEqual({ code: 'no_dry_run' })
+    expect((await noDryRun.json() as { data: unknown }).data).toMatchObject({ code: 'no_dry_run' })
 
     const started = await run('learning-suggest', 'founder', { mode: 'dry_run' })
     expect(started.status).toBe(202)
