@@ -95,9 +95,10 @@ describeOnBothDatabases('agent files', (database) => {
       { calls: [{ call: 'read_uploaded_file', input: { id: pdf } }, { call: 'read_uploaded_file', input: { id: docx } }, { call: 'read_uploaded_file', input: { id: csv } }] },
     ]), [pdf!, docx!, csv!])
     expect(run.status).toBe('succeeded')
-    // The offline model answers from what the tools returned (it quotes each result's start).
-    expect(run.answer).toContain('read_uploaded_file: File invoice.pdf (application/pdf')
-    expect(run.answer).toContain('read_uploaded_file: File clients.csv (text/csv')
+    // The offline model answers from what the tools returned, in words (layers/ai/core/offline/readable.ts).
+    expect(run.answer).toContain('From read uploaded file: File invoice.pdf (application/pdf')
+    expect(run.answer).toContain('Invoice 2026-117 Total due: 4,380 EUR')
+    expect(run.answer).toContain('From read uploaded file: File clients.csv (text/csv')
     // The files were in the first turn's working context, their text in the second turn's messages, fenced.
     expect(requests[before]!.system).toContain(`uploaded_file: invoice.pdf (application/pdf; read it with read_uploaded_file) (${pdf})`)
     const toolResults = requests[before + 1]!.messages.filter(message => message.role === 'tool')
