@@ -47,12 +47,13 @@ describeOnBothDatabases('client-mail trigger', (database) => {
     return delivery.stored[0]!.messageRowId
   }
 
+  // A pass 15 s on: the dispatcher leaves rows younger than its 10 s settle horizon to the next pass.
   async function dispatch(): Promise<string[]> {
     const lines: string[] = []
     const previous = process.env.AI_OFFLINE
     process.env.AI_OFFLINE = '1'
     try {
-      const ctx = { db: database().db, args: ['--window-minutes', '5'], log: (line: string) => void lines.push(line), signal: new AbortController().signal, host: 'test-host', now: () => new Date(), notConfigured: () => {} }
+      const ctx = { db: database().db, args: ['--window-minutes', '5'], log: (line: string) => void lines.push(line), signal: new AbortController().signal, host: 'test-host', now: () => new Date(Date.now() + 15_000), notConfigured: () => {} }
       expect(await agentsDispatch.run(ctx)).toBe(0)
     }
     finally {
@@ -89,9 +90,9 @@ describeOnBothDatabases('client-mail trigger', (database) => {
     const fires = await db.select().from(agentTriggerFires).where(eq(agentTriggerFires.codename, 'acme-desk'))
     expect(fires).toEqual([expect.objectContaining({ fingerprint: `mail:${fromAcme}`, outcome: 'fired', runId: runs[0]!.id })])
 
-    // The next minute's pass sees the same window: nothing fires twice.
+    // The next pass reads after the cursors: nothing fires twice.
     const second = await dispatch()
-    expect(second.at(-1)).toMatch(/fired 0, already fired 1,/)
+    expect(second.at(-1)).toMatch(/^0 event\(s\) .*fired 0,/)
     expect(await db.select().from(agentRuns).where(eq(agentRuns.agent, 'acme-desk'))).toHaveLength(1)
   })
 })
