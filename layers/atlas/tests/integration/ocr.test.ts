@@ -14,7 +14,9 @@ import { auditOf, deliver, inboxOf, testConfig } from '../fakes/pipeline'
 import { compose, renderTextPng } from '../fixtures/mail'
 
 const SCREENSHOT_TEXT = 'Erreur fatale : la facture numéro 8812 reste bloquée'
-const WORDS = ['fatale', '8812', 'bloquée']
+// Searched in every row as text: no word a hash or a random id could hold by chance (a bare
+// '8812' was found once in another test's hex digest).
+const WORDS = ['fatale', 'numéro 8812', 'bloquée']
 
 describeOnBothDatabases('Atlas OCR of screenshots', (database) => {
   let model: ScriptedModel
