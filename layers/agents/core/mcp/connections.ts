@@ -157,7 +157,8 @@ export class McpManager {
     const client = connection.client
     connection.client = null
     connection.transport = null
-    await client?.close().catch(() => {})
+    // Closing a client whose process already died usually fails too: said, then the restart goes on.
+    await client?.close().catch((error: unknown) => this.deps.log(`[mcp] ${connection.row.name}: closing the dead client failed (${String(error)})`))
     if (!this.connections.has(connection.row.name) || this.connections.get(connection.row.name) !== connection) return
     this.deps.log(`[mcp] ${connection.row.name} is down: ${reason}`)
     await this.setStatus(connection, 'down', { lastError: reason.slice(0, 1000) })
