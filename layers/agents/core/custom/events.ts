@@ -118,13 +118,6 @@ export async function readSource(db: Db, source: EventSource, cursor: SourceCurs
   }
 }
 
-/** The first page of every source after a time (a window read once, as a test or a preview reads it). */
-export async function collectEvents(db: Db, since: Date, limit = 500): Promise<HubEvent[]> {
-  const start: SourceCursor = { at: since.toISOString(), id: 0 }
-  const pages = await Promise.all(EVENT_SOURCES.map(source => readSource(db, source, start, { limit, horizon: null })))
-  return pages.flatMap(page => page.events)
-}
-
 /** Names the agent behind each event an agent's run caused. */
 export async function withRunAgents(db: Db, events: HubEvent[]): Promise<HubEvent[]> {
   const runIds = [...new Set(events.flatMap(event => RUN_ACTOR.exec(event.actor)?.[1] ?? []))]

@@ -17,12 +17,20 @@ import { customRunContext } from '../../core/custom/access'
 import { createCustomAgent, saveCustomAgent, ConfigBody, setKilled, customAgentView } from '../../core/custom/agents'
 import { customToolRegistry } from '../../core/custom/delegation'
 import { dispatchEvents, dispatchSchedules, type DispatchDeps } from '../../core/custom/dispatcher'
-import { collectEvents } from '../../core/custom/events'
+import { EVENT_SOURCES, readSource, type SourceCursor } from '../../core/custom/events'
+import type { Db } from '#db/connection'
 import { EVENT_SETTLE_MS } from '../../core/custom/event-cycle'
 import { startRun, type EngineDeps } from '../../core/engine/loop'
 import { createDocument } from '../../core/instructions/documents'
 import { createSkill, saveSkill } from '#layers/skills/core/library'
 import agentsDispatch from '#automates/agents-dispatch'
+
+/** Every source's events after `since`, unsettled rows included (the dispatcher's cycle pages them; these tests read one window). */
+async function collectEvents(db: Db, since: Date, limit = 500) {
+  const start: SourceCursor = { at: since.toISOString(), id: 0 }
+  const pages = await Promise.all(EVENT_SOURCES.map(source => readSource(db, source, start, { limit, horizon: null })))
+  return pages.flatMap(page => page.events)
+}
 
 const OWNER = { email: 'owner-triggers@studio.test', role: 'operator' as const }
 
