@@ -36,7 +36,15 @@ export default defineAutomate({
     try {
       await mcp.refresh()
       const embedder = facadeEmbedder(ai, { feature: 'agent_recall' })
-      const engine = customAgentEngine({ db: ctx.db, ai, embedder, vaultDir: memoryConfig(process.env).vaultDir, env: process.env, skillRouter: skillRouterPort(ctx.db, embedder, routerSettings(process.env), ctx.log), log: ctx.log })
+      const engine = customAgentEngine({
+        db: ctx.db,
+        ai,
+        embedder,
+        vaultDir: memoryConfig(process.env).vaultDir,
+        env: process.env,
+        skillRouter: skillRouterPort(ctx.db, embedder, routerSettings(process.env), ctx.log),
+        log: ctx.log,
+      })
       const deps = { db: ctx.db, launch: autonomousLauncher(engine), log: ctx.log, signal: ctx.signal, now: ctx.now }
       const schedules = await dispatchSchedules(deps)
       const cycle = await dispatchEventCycle(deps, { firstWindowMs: window * 60_000 })

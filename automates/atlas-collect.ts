@@ -1,7 +1,8 @@
 // atlas-collect [--dry-run] [--json]
 // Every minute: polls the Atlas mailbox (IMAP), stores new messages, then scans their
 // attachments (ClamAV), reads their images (OCR) and classifies them (AI facade).
-// Exit codes: 0 the cycle ran (recorded `not configured` when no mailbox is set); 1 the mailbox could not be polled (what was stored earlier
+// Exit codes: 0 the cycle ran (recorded `not configured` when no mailbox is set); 1 the mailbox could not be polled (what was stored
+// earlier
 // was still processed); 2 bad configuration (the variable and the fix are named).
 import { parseArgs } from 'node:util'
 import { defineAutomate } from '#layers/health/core/automate'

@@ -53,7 +53,17 @@ export default defineAutomate({
     // The files of runs past AGENT_FILES_RETENTION_DAYS, and the uploads no run took within a day.
     const files = values['dry-run'] ? { expired: 0, unattached: 0 } : await sweepAgentFiles(ctx.db, fileLimits(process.env), ctx.now())
     if (values.json) {
-      ctx.log(JSON.stringify({ orphanRuns: orphans.length, expiredApprovals: expired, agentFilesRemoved: files.expired + files.unattached, checked: report.checked, zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })), newAlerts: report.newAlerts.length, told: report.told.length }))
+      ctx.log(
+        JSON.stringify({
+          orphanRuns: orphans.length,
+          expiredApprovals: expired,
+          agentFilesRemoved: files.expired + files.unattached,
+          checked: report.checked,
+          zombies: report.zombies.map(z => ({ lock: z.lock.name, why: z.why })),
+          newAlerts: report.newAlerts.length,
+          told: report.told.length,
+        }),
+      )
     }
     else {
       ctx.log(`checked ${report.checked} lease(s): ${report.zombies.length} zombie(s), ${report.newAlerts.length} new alert(s), ${report.told.length} told to the team; ${orphans.length} orphaned agent run(s) failed; ${expired} stale approval(s) expired; ${files.expired + files.unattached} agent file(s) past their retention removed`)

@@ -27,7 +27,10 @@ export default defineAutomate({
     const archiveDir = resolve(process.env.MEMORY_ARCHIVE_DIR?.trim() || join(dataDir, 'memory-archive'))
     const reportDir = resolve(process.env.MEMORY_HYGIENE_REPORT_DIR?.trim() || join(dataDir, 'reports', 'memory-hygiene'))
     const now = ctx.now()
-    const vault = { dir: vaultDir, unindexNotes: async (paths: string[]) => void await ctx.db.delete(memNotes).where(inArray(memNotes.path, paths)) }
+    const vault = {
+      dir: vaultDir,
+      unindexNotes: async (paths: string[]) => void (await ctx.db.delete(memNotes).where(inArray(memNotes.path, paths))),
+    }
     const report = await runHygiene({ reflexDir, archiveDir, now, vault, dryRun: values['dry-run'], validateOnly: values['validate-only'] })
     const json = JSON.stringify(report, null, 2)
     ctx.log(json)

@@ -35,7 +35,19 @@ export default defineAutomate({
       return { sent: result.sent, reason: 'reason' in result ? String(result.reason) : undefined }
     }
     try {
-      const report = await runConsolidation({ db: ctx.db, ai, vaultDir: memoryConfig(process.env).vaultDir, now: ctx.now(), dryRun, log: ctx.log, signal: ctx.signal, env: process.env }, { only: values.only, sendToTeam })
+      const report = await runConsolidation(
+        {
+          db: ctx.db,
+          ai,
+          vaultDir: memoryConfig(process.env).vaultDir,
+          now: ctx.now(),
+          dryRun,
+          log: ctx.log,
+          signal: ctx.signal,
+          env: process.env,
+        },
+        { only: values.only, sendToTeam },
+      )
       if (values.json) ctx.log(JSON.stringify(report))
       else {
         for (const f of report.features) {

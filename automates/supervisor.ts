@@ -74,7 +74,12 @@ async function main(): Promise<number> {
     await migrateDatabase(database)
     // The spawns are routed to registry agents: the roster must exist wherever automates run.
     await seedAgents(database.db)
-    const supervisor = await startSupervisor({ db: database.db, databaseUrl: database.url, crontabFile: values.crontab, paused: values.once })
+    const supervisor = await startSupervisor({
+      db: database.db,
+      databaseUrl: database.url,
+      crontabFile: values.crontab,
+      paused: values.once,
+    })
     if (values.once) {
       const codes = await supervisor.runAll()
       await supervisor.stop()

@@ -136,7 +136,10 @@ export default async function (): Promise<BenchFigure[]> {
     let tokens = 0
     const durations = await sample(async () => {
       const n = i++
-      const briefing = await formatBriefing({ db, recallScars }, { codename: ROSTER[n % ROSTER.length]!.codename, task: tasks[n % tasks.length]!, scars: 3 })
+      const briefing = await formatBriefing(
+        { db, recallScars },
+        { codename: ROSTER[n % ROSTER.length]!.codename, task: tasks[n % tasks.length]!, scars: 3 },
+      )
       own += briefing.scars.filter(s => s.origin === 'own').length
       served += briefing.scars.length
       tokens += briefing.tokens

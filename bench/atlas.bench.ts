@@ -129,7 +129,10 @@ async function resolverSideBySide(): Promise<{ system: ResolverSide, cycle: Reso
       system: () => system,
       cycle: () => cycleResolver({ timeoutMs: config.senderAuth.timeoutMs, log: () => {}, base: system }),
     }
-    const sides: Record<keyof typeof resolvers, ResolverSide> = { system: { seconds: 0, messages: 0, lookups: 0 }, cycle: { seconds: 0, messages: 0, lookups: 0 } }
+    const sides: Record<keyof typeof resolvers, ResolverSide> = {
+      system: { seconds: 0, messages: 0, lookups: 0 },
+      cycle: { seconds: 0, messages: 0, lookups: 0 },
+    }
     let written = 0
     const batch = async (side: keyof typeof resolvers, count: number, timed: boolean) => {
       for (let i = 0; i < count; i++, written++) {
@@ -209,17 +212,28 @@ export default async function (): Promise<BenchFigure[]> {
       const other = side === 'system' ? 'cycle' : 'system'
       const msPerMessage = (measured: ResolverSide) => Number(((measured.seconds * 1000) / measured.messages).toFixed(2))
       return {
-        name: `atlas.ingest_ms_per_msg_${side}_resolver`, value: msPerMessage(resolving[side]), unit: 'ms', lowerIsBetter: true,
+        name: `atlas.ingest_ms_per_msg_${side}_resolver`,
+        value: msPerMessage(resolving[side]),
+        unit: 'ms',
+        lowerIsBetter: true,
         context: {
-          resolver: side === 'system'
-            ? 'the system resolver (node:dns resolve, as mailauth asks it by default), asked by every mail'
-            : 'cycleResolver (auth/cycle-resolver.ts, what collect() uses) over the same system resolver: each name asked once per cycle',
+          resolver:
+            side === 'system'
+              ? 'the system resolver (node:dns resolve, as mailauth asks it by default), asked by every mail'
+              : 'cycleResolver (auth/cycle-resolver.ts, what collect() uses) over the same system resolver: each name asked once per cycle',
           path: 'watched folder (collectDropFolder) → parse → sender authentication (DKIM, SPF, DMARC lookups) → store; no IMAP, no pipeline',
           sender: 'a team member, DKIM-signed with a key the system resolver does not know',
-          messages: resolving[side].messages, rounds: RESOLVER_ROUNDS, dnsLookups: resolving[side].lookups,
-          [`${other}ResolverMsPerMsg`]: msPerMessage(resolving[other]), [`${other}ResolverDnsLookups`]: resolving[other].lookups,
-          systemOverCycle: Number((resolving.system.seconds / resolving.system.messages / (resolving.cycle.seconds / resolving.cycle.messages)).toFixed(2)),
-          systemDns: resolving.silence ? `answers nothing (${resolving.silence}): ${resolving.system.messages} mails a side, auth deadline ${resolving.timeoutMs} ms` : 'answers',
+          messages: resolving[side].messages,
+          rounds: RESOLVER_ROUNDS,
+          dnsLookups: resolving[side].lookups,
+          [`${other}ResolverMsPerMsg`]: msPerMessage(resolving[other]),
+          [`${other}ResolverDnsLookups`]: resolving[other].lookups,
+          systemOverCycle: Number(
+            (resolving.system.seconds / resolving.system.messages / (resolving.cycle.seconds / resolving.cycle.messages)).toFixed(2),
+          ),
+          systemDns: resolving.silence
+            ? `answers nothing (${resolving.silence}): ${resolving.system.messages} mails a side, auth deadline ${resolving.timeoutMs} ms`
+            : 'answers',
           database: 'native PostgreSQL',
         },
       }

@@ -39,7 +39,11 @@ async function measure(database: Database): Promise<{ insertMs: number, lookupUs
     i = (i * 7919 + 13) % ROWS
     await sql`select label from bench_rows where id = ${i + 1}`
   }, LOOKUPS)
-  const readsPerSecond = median([await concurrentReadsPerSecond(database), await concurrentReadsPerSecond(database), await concurrentReadsPerSecond(database)])
+  const readsPerSecond = median([
+    await concurrentReadsPerSecond(database),
+    await concurrentReadsPerSecond(database),
+    await concurrentReadsPerSecond(database),
+  ])
   return { insertMs: median(insertRounds.slice(1)), lookupUs: median(lookups), readsPerSecond }
 }
 

@@ -137,16 +137,31 @@ async function concurrentLatencies(url: string, embedder: Embedder, queries: str
 
 interface TopK { ids: string[], distances: number[], ms: number }
 
-/** The semantic arm's top k on mem_embeddings as recall runs it (k × OVERFETCH on the index, re-ranked exactly), or the exact top k (a sequential scan). */
+/**
+ * The semantic arm's top k on mem_embeddings as recall runs it (k × OVERFETCH on the index, re-ranked exactly), or the exact top k (a
+ * sequential scan).
+ */
 async function recallTopK(database: Database, vector: string, exact: boolean): Promise<TopK> {
   const filter = { types: null, agent: null, limit: K * OVERFETCH }
   return await database.db.transaction(async (tx) => {
     // The exact scan's plan reads no HNSW setting; recall's statement sets its own.
     const start = process.hrtime.bigint()
     const rows = exact
-      ? await tx.execute<{ id: string, distance: number }>(sql`select source_id as id, (embedding <=> ${vector}::vector)::float8 as distance from mem_embeddings where model = ${BENCH_MODEL} order by embedding <=> ${vector}::vector limit ${K}`)
-      : (await tx.execute<{ source_id: string, score: number }>(semanticQuery(vector, BENCH_MODEL, filter, { dimensions: BENCH_DIMENSIONS, halfPrecision: true }))).slice(0, K).map(row => ({ id: row.source_id, distance: 1 - Number(row.score) }))
-    return { ids: rows.map(row => row.id), distances: rows.map(row => Number(row.distance)), ms: Number(process.hrtime.bigint() - start) / 1e6 }
+      ? await tx.execute<{ id: string, distance: number }>(
+          sql`select source_id as id, (embedding <=> ${vector}::vector)::float8 as distance from mem_embeddings where model = ${BENCH_MODEL} order by embedding <=> ${vector}::vector limit ${K}`,
+        )
+      : (
+          await tx.execute<{ source_id: string, score: number }>(
+            semanticQuery(vector, BENCH_MODEL, filter, { dimensions: BENCH_DIMENSIONS, halfPrecision: true }),
+          )
+        )
+          .slice(0, K)
+          .map(row => ({ id: row.source_id, distance: 1 - Number(row.score) }))
+    return {
+      ids: rows.map(row => row.id),
+      distances: rows.map(row => Number(row.distance)),
+      ms: Number(process.hrtime.bigint() - start) / 1e6,
+    }
   })
 }
 
@@ -163,7 +178,11 @@ async function strictTopK(database: Database, vector: string, exact: boolean): P
           select id, embedding <=> $1::vector as distance from bench_strict_vectors
           order by embedding::halfvec(${BENCH_DIMENSIONS}) <=> $1::halfvec(${BENCH_DIMENSIONS}) limit ${fetch})
         select id::text, distance::float8 from c order by distance limit ${K}`, [vector])
-    return { ids: rows.map(row => row.id), distances: rows.map(row => Number(row.distance)), ms: Number(process.hrtime.bigint() - start) / 1e6 }
+    return {
+      ids: rows.map(row => row.id),
+      distances: rows.map(row => Number(row.distance)),
+      ms: Number(process.hrtime.bigint() - start) / 1e6,
+    }
   })
 }
 
@@ -183,7 +202,12 @@ async function compare(vectors: string[], top: (vector: string, exact: boolean) 
     const kth = exact.distances[K - 1] ?? Number.POSITIVE_INFINITY
     withinKth += approximate.distances.filter(distance => distance <= kth + 1e-9).length / K
   }
-  return { strict: overlap / vectors.length, tieAware: withinKth / vectors.length, approximateP50: percentile(approximateMs, 50), exactP50: percentile(exactMs, 50) }
+  return {
+    strict: overlap / vectors.length,
+    tieAware: withinKth / vectors.length,
+    approximateP50: percentile(approximateMs, 50),
+    exactP50: percentile(exactMs, 50),
+  }
 }
 
 const latencyFigures = (label: string, latencies: number[], context: Record<string, unknown>): BenchFigure[] => [
@@ -274,7 +298,10 @@ async function nativeFigures(): Promise<BenchFigure[]> {
 
     // The recall index against an exact scan: on the bench's own chunks (their vectors tie
     // but for the seeded noise) and on a tie-free clustered corpus of 100,000 vectors.
-    const bagOfWords = await compare(queries.slice(0, EXACT_QUERIES).map(query => vectorText(offlineEmbedding(query, BENCH_DIMENSIONS))), (vector, exact) => recallTopK(database, vector, exact))
+    const bagOfWords = await compare(
+      queries.slice(0, EXACT_QUERIES).map(query => vectorText(offlineEmbedding(query, BENCH_DIMENSIONS))),
+      (vector, exact) => recallTopK(database, vector, exact),
+    )
     started = process.hrtime.bigint()
     await loadStrictCorpus(database, CHUNKS_100K, 0.17)
     const strictBuild = await buildIndex(database, `create index bench_strict_hnsw_idx on bench_strict_vectors using hnsw ((embedding::halfvec(${BENCH_DIMENSIONS})) halfvec_cosine_ops) ${HNSW_BUILD}`)
@@ -318,7 +345,12 @@ async function embeddedFigure(): Promise<BenchFigure> {
     const ai = createAiFacade({ env: OFFLINE, embedThrottleMs: 0, log: () => {} })
     const embedder = facadeEmbedder(ai, { feature: 'memory_bench' })
     const others = corpus(13)
-    const latencies = await hybridLatencies(database, embedder, Array.from({ length: RECALL_QUERIES }, () => words.query()), Array.from({ length: RECALL_QUERIES }, () => others.query()))
+    const latencies = await hybridLatencies(
+      database,
+      embedder,
+      Array.from({ length: RECALL_QUERIES }, () => words.query()),
+      Array.from({ length: RECALL_QUERIES }, () => others.query()),
+    )
     log(`embedded hybrid at 10k: p95 ${percentile(latencies, 95).toFixed(2)} ms (HNSW build ${build.toFixed(0)} s)`)
     return { name: 'memory.recall_hybrid_p95_ms_10k_embedded', value: round(percentile(latencies, 95)), unit: 'ms', lowerIsBetter: true, context: { database: 'embedded PGlite + pgvector 0.8.7 over pglite-socket', embedder: 'offline (hash, 1024 dims)', index: 'HNSW on vector(1024) (PGlite keeps full precision)', chunks: SOURCES_10K, k: K, queries: RECALL_QUERIES, hnswBuildS: round(build, 1) } }
   }

@@ -131,7 +131,11 @@ async function mem0Peer(dir: string, database: Database, embedUrl: string, chunk
     name: `mem0ai ${version} Memory.search (pgvector, HNSW)`,
     search: async (query) => {
       const found = await memory.search(query, { filters: { user_id: 'bench' }, topK: K, threshold: 0 })
-      return found.results.map(item => ({ sourceType: String(item.metadata?.sourceType), sourceId: String(item.metadata?.sourceId), title: String(item.metadata?.title) }))
+      return found.results.map(item => ({
+        sourceType: String(item.metadata?.sourceType),
+        sourceId: String(item.metadata?.sourceId),
+        title: String(item.metadata?.title),
+      }))
     },
     // Before the bench database is dropped: a client cut off by the drop crashes the process.
     close: async () => {
@@ -210,7 +214,12 @@ export async function recallPeerFigures(): Promise<BenchFigure[]> {
     const context = {
       peer: reason ? 'pgvector-topk' : 'mem0',
       ...(reason ? { reason } : {}),
-      sides: Object.fromEntries(sides.map(side => [side.name, { p50Ms: round(percentile(side.ms, 50)), p95Ms: round(percentile(side.ms, 95)), recallAt10: round(side.recall, 3) }])),
+      sides: Object.fromEntries(
+        sides.map(side => [
+          side.name,
+          { p50Ms: round(percentile(side.ms, 50)), p95Ms: round(percentile(side.ms, 95)), recallAt10: round(side.recall, 3) },
+        ]),
+      ),
       corpus: `the golden set's seeded corpus, indexed and embedded by the real sync, among ${DISTRACTORS} synthetic notes: ${chunks.length} chunks`,
       queries: `${golden.queries.length} labelled queries of layers/memory/eval/golden.json, ${ROUNDS} interleaved rounds`,
       embedder: 'the offline embedder (hash, 1024 dims) served as an OpenAI-compatible endpoint on loopback, for both sides',

@@ -146,7 +146,14 @@ async function gatewayFigures(): Promise<BenchFigure[]> {
       added99: percentile(side.samples, 99) - bareP99,
       perS: side.samples.length / (side.samples.reduce((sum, us) => sum + us, 0) / 1e6),
     }))
-    const [, our, portkeyIn, portkeyOwn, sdkMistral, sdkCompatible] = rows as [typeof rows[number], typeof rows[number], typeof rows[number], typeof rows[number], typeof rows[number], typeof rows[number]]
+    const [, our, portkeyIn, portkeyOwn, sdkMistral, sdkCompatible] = rows as [
+      (typeof rows)[number],
+      (typeof rows)[number],
+      (typeof rows)[number],
+      (typeof rows)[number],
+      (typeof rows)[number],
+      (typeof rows)[number],
+    ]
     const pad = (text: string, width: number) => text.padEnd(width)
     const num = (value: number) => value.toFixed(0).padStart(9)
     process.stderr.write(`\n${pad('side', 52)}${'p50 µs'.padStart(9)}${'p99 µs'.padStart(9)}${'+p50 µs'.padStart(9)}${'+p99 µs'.padStart(9)}${'calls/s'.padStart(9)}${'ours÷them'.padStart(11)}\n`)
@@ -161,7 +168,18 @@ async function gatewayFigures(): Promise<BenchFigure[]> {
       ours: 'createAiFacade({ db }).complete({ feature, prompt }) with provider auto: ai_routing through the per-process cache, ai_consumption rows batched to native PostgreSQL',
       interleaved: 'call by call',
       samplesEach: SAMPLES,
-      table: Object.fromEntries(rows.map(row => [row.name, { p50Us: Math.round(row.p50), p99Us: Math.round(row.p99), addedP50Us: Math.round(row.added50), addedP99Us: Math.round(row.added99), callsPerS: Math.round(row.perS) }])),
+      table: Object.fromEntries(
+        rows.map(row => [
+          row.name,
+          {
+            p50Us: Math.round(row.p50),
+            p99Us: Math.round(row.p99),
+            addedP50Us: Math.round(row.added50),
+            addedP99Us: Math.round(row.added99),
+            callsPerS: Math.round(row.perS),
+          },
+        ]),
+      ),
       loadAverage: loadavg().map(value => Number(value.toFixed(2))),
       versions: { '@portkey-ai/gateway': '1.15.2', 'ai': '7.0.173', '@ai-sdk/mistral': '4.0.87', '@ai-sdk/openai-compatible': '3.0.92' },
     }

@@ -26,29 +26,59 @@ const SPAWNS = sized(12, 4)
 const PACE_MS = sized(150, 20)
 const HOST_CAP = 2
 
-async function spawnsPerMinute(database: Database, queue: SpawnQueue, dir: string, hosts: string[]): Promise<{ perMin: number, seconds: number, byHost: Record<string, number> }> {
+async function spawnsPerMinute(
+  database: Database,
+  queue: SpawnQueue,
+  dir: string,
+  hosts: string[],
+): Promise<{ perMin: number, seconds: number, byHost: Record<string, number> }> {
   const { db } = database
   const env = {
-    ...process.env, DATABASE_URL: database.url, SPAWN_AGENT_BIN: STAND_IN, SPAWN_ROOT: join(dir, 'spawns'), SPAWN_LOG_DIR: join(dir, 'logs'), SPAWN_AGENT_ENV_PASS: 'STAND_IN_*',
-    ATLAS_TMP_DIR: join(dir, 'tmp'), SPAWN_POLL_MS: '50', SPAWN_KILL_GRACE_MS: '300', SPAWN_SANDBOX: 'bwrap', SPAWN_RECENT_WINDOW_MIN: '0',
-    SPAWN_HOST_CONCURRENCY: String(HOST_CAP), SPAWN_GLOBAL_CONCURRENCY: String(HOST_CAP * 2),
-    STAND_IN_VARIANT: 'fast', STAND_IN_PACE_MS: String(PACE_MS),
+    ...process.env,
+    DATABASE_URL: database.url,
+    SPAWN_AGENT_BIN: STAND_IN,
+    SPAWN_ROOT: join(dir, 'spawns'),
+    SPAWN_LOG_DIR: join(dir, 'logs'),
+    SPAWN_AGENT_ENV_PASS: 'STAND_IN_*',
+    ATLAS_TMP_DIR: join(dir, 'tmp'),
+    SPAWN_POLL_MS: '50',
+    SPAWN_KILL_GRACE_MS: '300',
+    SPAWN_SANDBOX: 'bwrap',
+    SPAWN_RECENT_WINDOW_MIN: '0',
+    SPAWN_HOST_CONCURRENCY: String(HOST_CAP),
+    SPAWN_GLOBAL_CONCURRENCY: String(HOST_CAP * 2),
+    STAND_IN_VARIANT: 'fast',
+    STAND_IN_PACE_MS: String(PACE_MS),
   }
   const config = readSpawnConfig(env)
-  const mail = createMailer({ config: { team: ['team@bench.example'], from: 'Atlas <atlas@bench.example>' }, db, transport: { sendMail: async () => ({ messageId: 'x' }) } })
+  const mail = createMailer({
+    config: { team: ['team@bench.example'], from: 'Atlas <atlas@bench.example>' },
+    db,
+    transport: { sendMail: async () => ({ messageId: 'x' }) },
+  })
   const ids: number[] = []
   for (let i = 0; i < SPAWNS; i++) ids.push(await classifiedMessage(db, { intent: 'question', subject: `Scale ${hosts.length} ${i}` }))
   // Every job queued up front: the workers, not the orchestrator's pace, set the throughput.
-  for (const id of ids) await queueMessage({ ...spawnPorts, db, queue, config, actor: 'bench', host: hostname(), pid: process.pid, log: () => {} }, id)
+  for (const id of ids)
+    await queueMessage({ ...spawnPorts, db, queue, config, actor: 'bench', host: hostname(), pid: process.pid, log: () => {} }, id)
   const started = performance.now()
   try {
-    await Promise.all(hosts.map(host => runSpawnWorker({ ...spawnPorts, db, queue, config, env, mail, host, pid: process.pid, actor: 'bench', log: () => {} }, { mode: 'drain' })))
+    await Promise.all(
+      hosts.map(host =>
+        runSpawnWorker(
+          { ...spawnPorts, db, queue, config, env, mail, host, pid: process.pid, actor: 'bench', log: () => {} },
+          { mode: 'drain' },
+        ),
+      ),
+    )
   }
   finally {
     mail.close()
   }
   const seconds = (performance.now() - started) / 1000
-  const rows = await db.execute<{ host: string, n: number }>(sql`select host, count(*)::int as n from atlas_spawns where message_id in ${sql.raw(`(${ids.join(',')})`)} and status = 'succeeded' group by host`)
+  const rows = await db.execute<{ host: string, n: number }>(
+    sql`select host, count(*)::int as n from atlas_spawns where message_id in ${sql.raw(`(${ids.join(',')})`)} and status = 'succeeded' group by host`,
+  )
   const done = rows.reduce((sum, row) => sum + row.n, 0)
   if (done !== SPAWNS) throw new Error(`${done} of ${SPAWNS} spawns succeeded with ${hosts.length} host(s)`)
   return { perMin: (SPAWNS / seconds) * 60, seconds, byHost: Object.fromEntries(rows.map(row => [row.host, row.n])) }

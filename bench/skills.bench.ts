@@ -26,12 +26,20 @@ function generator(seed: number) {
   return (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]!).join(' ')
 }
 
-async function measure(open: () => Promise<Awaited<ReturnType<typeof nativeBenchDatabase>>>): Promise<{ durations: number[], indexMs: number }> {
+async function measure(
+  open: () => Promise<Awaited<ReturnType<typeof nativeBenchDatabase>>>,
+): Promise<{ durations: number[], indexMs: number }> {
   const database = await open()
   try {
     const { db } = database
     const text = generator(21)
-    const rows = Array.from({ length: SKILLS }, (_, i) => ({ name: `skill-${i}-${text(2).replace(/[^a-z]+/g, '-')}`.replace(/-+$/, ''), description: `${text(12)}.`, body: 'Do it.', createdBy: EMAIL, ownerEmail: EMAIL }))
+    const rows = Array.from({ length: SKILLS }, (_, i) => ({
+      name: `skill-${i}-${text(2).replace(/[^a-z]+/g, '-')}`.replace(/-+$/, ''),
+      description: `${text(12)}.`,
+      body: 'Do it.',
+      createdBy: EMAIL,
+      ownerEmail: EMAIL,
+    }))
     const inserted = await db.insert(skills).values(rows).returning({ id: skills.id })
     await db.insert(skillEnablements).values(inserted.map(row => ({ skillId: row.id, email: EMAIL, enabled: true })))
     const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db, embedThrottleMs: 0, log: () => {} })

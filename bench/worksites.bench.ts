@@ -66,7 +66,16 @@ async function measure(kind: 'native' | 'embedded'): Promise<BenchFigure> {
       value: Number(p95.toFixed(2)),
       unit: 'ms',
       lowerIsBetter: true,
-      context: { database: kind, percentile: 95, reads: READS, tasks: TASKS_PER_PROJECT, otherProjects: PROJECTS - 1, goalMs: 50, p50Ms: Number((percentile(durations, 50) / 1000).toFixed(2)), loadAverage1m: Number(loadavg()[0]!.toFixed(2)) },
+      context: {
+        database: kind,
+        percentile: 95,
+        reads: READS,
+        tasks: TASKS_PER_PROJECT,
+        otherProjects: PROJECTS - 1,
+        goalMs: 50,
+        p50Ms: Number((percentile(durations, 50) / 1000).toFixed(2)),
+        loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
+      },
     }
   }
   finally {

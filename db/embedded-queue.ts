@@ -24,7 +24,10 @@ export const SYNC = 0x53
 export const SIMPLE_QUERY = 0x51
 export const TERMINATE = 0x58
 export const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4])
-/** DISCARD ALL but DEALLOCATE ALL of protocol statements (names are per connection) and the advisory-lock release; then the sessions' own settings. */
+/**
+ * DISCARD ALL but DEALLOCATE ALL of protocol statements (names are per connection) and the advisory-lock release; then the sessions' own
+ * settings.
+ */
 const RESET_SESSION = `CLOSE ALL; RESET SESSION AUTHORIZATION; RESET ALL; ${SESSION_SETTINGS_SQL}UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES; `
   // SQL-level PREPARE has no per-connection name: those are dropped too.
   + 'DO $$DECLARE s text; BEGIN FOR s IN SELECT name FROM pg_prepared_statements WHERE from_sql LOOP EXECUTE format(\'DEALLOCATE %I\', s); END LOOP; END$$'

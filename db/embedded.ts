@@ -114,7 +114,10 @@ function idleTransactionTimeoutMs(env: NodeJS.ProcessEnv): number {
 }
 
 /** Opens PGlite on dataDir/pglite and serves it on a loopback port, behind the folder's password. */
-export async function startEmbeddedServer(dataDir: string, options: { port?: number, log?: (line: string) => void, env?: NodeJS.ProcessEnv } = {}): Promise<EmbeddedServer> {
+export async function startEmbeddedServer(
+  dataDir: string,
+  options: { port?: number, log?: (line: string) => void, env?: NodeJS.ProcessEnv } = {},
+): Promise<EmbeddedServer> {
   const log = options.log ?? logEmbedded
   const idleMs = idleTransactionTimeoutMs(options.env ?? process.env)
   ensurePrivateDataDir(dataDir, log)
@@ -165,7 +168,14 @@ export async function startEmbeddedServer(dataDir: string, options: { port?: num
   makePrivate(dataDir)
   // The one backend ignores the clients' startup parameters: the sessions' settings are set on it.
   await pglite.exec(SESSION_SETTINGS_SQL)
-  const server = await serveOverSocket(pglite, { host: '127.0.0.1', port: options.port ?? 0, maxConnections: 64, password, idleTransactionTimeoutMs: idleMs, log })
+  const server = await serveOverSocket(pglite, {
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+    maxConnections: 64,
+    password,
+    idleTransactionTimeoutMs: idleMs,
+    log,
+  })
   const url = `postgres://postgres@127.0.0.1:${server.port}/postgres`
   writeSync(fd, JSON.stringify({ pid: process.pid, url } satisfies OwnerRecord))
   closeSync(fd)
@@ -175,10 +185,11 @@ export async function startEmbeddedServer(dataDir: string, options: { port?: num
     url: withPassword(url, dataDir),
     // Each step runs even when the one before failed: the database must end closed and
     // the owner file removed, whatever the clients did.
-    close: () => closing ??= (async () => {
-      await server.stop().catch(error => log(`embedded database: closing the socket failed: ${(error as Error).message}`))
-      await pglite.close().catch(error => log(`embedded database: closing PGlite failed: ${(error as Error).message}`))
-      if (existsSync(ownerPath) && readOwner(ownerPath)?.pid === process.pid) unlinkSync(ownerPath)
-    })(),
+    close: () =>
+      (closing ??= (async () => {
+        await server.stop().catch(error => log(`embedded database: closing the socket failed: ${(error as Error).message}`))
+        await pglite.close().catch(error => log(`embedded database: closing PGlite failed: ${(error as Error).message}`))
+        if (existsSync(ownerPath) && readOwner(ownerPath)?.pid === process.pid) unlinkSync(ownerPath)
+      })()),
   }
 }

@@ -53,7 +53,10 @@ export function parseSoakArgs(args: string[]): Omit<SoakOptions, 'log'> & { json
 runCli(async () => {
   const options = parseSoakArgs(process.argv.slice(2))
   const report = await runSoak({ ...options, log: line => process.stdout.write(`${line}\n`) })
-  const byService = report.kills.reduce<Record<string, number>>((counts, kill) => ({ ...counts, [kill.service]: (counts[kill.service] ?? 0) + 1 }), {})
+  const byService = report.kills.reduce<Record<string, number>>(
+    (counts, kill) => ({ ...counts, [kill.service]: (counts[kill.service] ?? 0) + 1 }),
+    {},
+  )
   const groups = report.kills.filter(kill => kill.members.length > 1).length
   process.stdout.write(`[soak] seed ${report.seed}, ${report.database} database, ${report.hub ? 'hub server run' : 'no hub server (no build)'}: ${report.delivered} mails, ${report.kills.length} kills (${Object.entries(byService).map(([name, n]) => `${name} ${n}`).join(', ')}; ${groups} of a group with children), restarts ${Object.entries(report.restarts).map(([name, n]) => `${name} ${n}`).join(', ')}, ${report.settled ? `settled in ${report.settling.waitedSec} s` : `NOT settled after ${report.settling.waitedSec} s (${report.settling.last})`}\n`)
   for (const invariant of report.invariants) {

@@ -27,31 +27,57 @@ function writeLine(stream: NodeJS.WritableStream, event: Record<string, unknown>
   return stream.write(`${JSON.stringify(event)}\n`)
 }
 
-async function run(args: WrapperArgs): Promise<number> {
-  const started = Date.now()
-  mkdirSync(dirname(args.streamLog), { recursive: true })
-  const log: WriteStream = createWriteStream(args.streamLog, { flags: 'a' })
-  const stdout = process.stdout
-  const emit = (event: Record<string, unknown>) => {
-    const a = writeLine(stdout, event)
-    const b = writeLine(log, event)
-    return a && b
-  }
-  const finish = async (code: number) => {
-    await new Promise<void>(resolve => log.end(() => resolve()))
-    await new Promise<void>(resolve => stdout.write('', () => resolve()))
-    return code
-  }
+/** The wrapper's two outputs: stdout and the stream log, every event written to both. */
+interface Output {
+  stdout: NodeJS.WriteStream
+  log: WriteStream
+  /** Writes the event to both; false when either asks to wait for its drain. */
+  emit: (event: Record<string, unknown>) => boolean
+  /** Flushes both and hands the exit code back. */
+  finish: (code: number) => Promise<number>
+}
 
-  const binary = findBinary(args.agentBin)
-  if (!binary) {
-    emit({ type: 'node_pty_error', spawn_id: args.id, error: 'agent_not_found', message: `agent binary "${args.agentBin}" not found (set SPAWN_AGENT_BIN to its path)` })
-    emit({ type: 'node_pty_exit', spawn_id: args.id, exit_code: null, signal: null, result_seen: false, timed_out: false, duration_ms: Date.now() - started })
-    return await finish(1)
+function openOutput(streamLog: string): Output {
+  mkdirSync(dirname(streamLog), { recursive: true })
+  const log: WriteStream = createWriteStream(streamLog, { flags: 'a' })
+  const stdout = process.stdout
+  return {
+    stdout,
+    log,
+    emit: (event) => {
+      const a = writeLine(stdout, event)
+      const b = writeLine(log, event)
+      return a && b
+    },
+    finish: async (code) => {
+      await new Promise<void>(resolve => log.end(() => resolve()))
+      await new Promise<void>(resolve => stdout.write('', () => resolve()))
+      return code
+    },
   }
+}
+
+/** An agent that never started: its error, then the exit event, and code 1. */
+async function neverStarted(output: Output, args: WrapperArgs, started: number, error: string, message: string): Promise<number> {
+  output.emit({ type: 'node_pty_error', spawn_id: args.id, error, message })
+  output.emit({ type: 'node_pty_exit', spawn_id: args.id, exit_code: null, signal: null, result_seen: false, timed_out: false, duration_ms: Date.now() - started })
+  return await output.finish(1)
+}
+
+/** The agent's command line, confined by the sandbox policy when there is one (srt's settings written next to it). */
+function agentCommand(args: WrapperArgs, binary: string) {
   const prompt = readFileSync(args.promptFile, 'utf8')
   const systemPrompt = readFileSync(args.systemPromptFile, 'utf8')
-  const argv = buildAgentArgs({ addDir: args.addDir, model: args.model, systemPrompt, permissionMode: args.permissionMode, prompt, mcpConfig: args.mcpConfig, allowedTools: args.allowedTools, disallowedTools: args.disallowedTools })
+  const argv = buildAgentArgs({
+    addDir: args.addDir,
+    model: args.model,
+    systemPrompt,
+    permissionMode: args.permissionMode,
+    prompt,
+    mcpConfig: args.mcpConfig,
+    allowedTools: args.allowedTools,
+    disallowedTools: args.disallowedTools,
+  })
   const env = agentEnv(process.env, { [SPAWN_MARKER]: args.id })
   const policy = args.sandboxFile ? JSON.parse(readFileSync(args.sandboxFile, 'utf8')) as SandboxPolicy : null
   let settingsFile: string | undefined
@@ -63,7 +89,144 @@ async function run(args: WrapperArgs): Promise<number> {
     settingsFile = join(dirname(args.sandboxFile!), 'srt-settings.json')
     writeFileSync(settingsFile, JSON.stringify(srtSettings(policy, srtRuntime)), { mode: 0o644 })
   }
-  const command = confinedCommand(policy, binary, argv, env, settingsFile, srtRuntime)
+  return { command: confinedCommand(policy, binary, argv, env, settingsFile, srtRuntime), policy }
+}
+
+/** A running agent as the wrapper follows it: what it said, and why and how it is being stopped. */
+interface Session {
+  splitter: ReturnType<typeof createLineSplitter>
+  result: StreamEvent | null
+  timedOut: boolean
+  parentGone: boolean
+  stopReason: string | null
+  lastDataAt: number
+  /** Stops the agent's group once, whoever asks first giving the reason. */
+  stop: (reason: string) => Promise<unknown>
+  /** Lets the terminal flow again after a pause for a full output. */
+  resume: () => void
+  /** Emits the terminal's events, pausing it while an output is full; the first result schedules the stop. */
+  handle: (events: Array<StreamEvent | NoiseEvent>) => void
+}
+
+function follow(child: IPty, pgid: number, args: WrapperArgs, output: Output): Session {
+  let stopping: Promise<unknown> | null = null
+  let paused = false
+  const session: Session = {
+    splitter: createLineSplitter(),
+    result: null,
+    timedOut: false,
+    parentGone: false,
+    stopReason: null,
+    lastDataAt: Date.now(),
+    stop: (reason) => {
+      session.stopReason ??= reason
+      stopping ??= stopSpawnProcesses({ pgid, rootPid: child.pid, spawnId: args.id }, args.killGraceMs)
+      return stopping
+    },
+    resume: () => {
+      if (paused) {
+        paused = false
+        child.resume()
+      }
+    },
+    handle: (events) => {
+      let flowing = true
+      for (const event of events) {
+        flowing = output.emit(event) && flowing
+        if (event.type === 'result' && !session.result) {
+          session.result = event as StreamEvent
+          // The result is the end: give the last lines a moment, then stop the lingering CLI.
+          setTimeout(() => void session.stop('result_received'), args.drainMs).unref()
+        }
+      }
+      if (!flowing && !paused) {
+        paused = true
+        child.pause()
+      }
+    },
+  }
+  output.stdout.on('drain', session.resume)
+  output.log.on('drain', session.resume)
+  child.onData((data) => {
+    session.lastDataAt = Date.now()
+    session.handle(session.splitter.push(data))
+  })
+  return session
+}
+
+/** Stops the agent when the parent goes away or the wrapper is signalled. */
+function stopWithParent(session: Session): void {
+  // The parent holds our stdin open as a pipe (a socket pair for Node parents): when it
+  // closes, the parent is gone.
+  try {
+    const stdin = fstatSync(0)
+    if (stdin.isFIFO() || stdin.isSocket()) {
+      process.stdin.resume()
+      process.stdin.on('end', () => {
+        session.parentGone = true
+        void session.stop('parent_gone')
+      })
+    }
+  }
+  catch { /* no stdin */ }
+  const onSignal = (signal: NodeJS.Signals) => void session.stop(`wrapper received ${signal}`)
+  process.once('SIGTERM', onSignal)
+  process.once('SIGINT', onSignal)
+  process.once('SIGHUP', onSignal)
+}
+
+/**
+ * Late chunks may still be in flight: node-pty can report a fast child's exit before its last
+ * output, later still on a busy machine. Wait while output keeps coming, and up to 2 s while
+ * the result line has not arrived; then the last line, even without its newline.
+ */
+async function drainLateOutput(session: Session): Promise<void> {
+  session.resume()
+  const exitedAt = Date.now()
+  const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+  await sleep(50)
+  while (Date.now() - exitedAt < 2000 && (Date.now() - session.lastDataAt < 100 || !session.result)) await sleep(25)
+  session.handle(session.splitter.end())
+}
+
+/** The last event (how the agent ended and what the wrapper saw) and the exit code it gives. */
+function reportExit(
+  output: Output,
+  args: WrapperArgs,
+  started: number,
+  exit: { exitCode: number, signal?: number },
+  session: Session,
+): number {
+  const finalResult = session.result
+  const isError = finalResult ? finalResult.is_error === true : null
+  const stats = session.splitter.stats()
+  output.emit({
+    type: 'node_pty_exit',
+    spawn_id: args.id,
+    exit_code: exit.exitCode,
+    signal: exit.signal || null,
+    result_seen: finalResult !== null,
+    is_error: isError,
+    timed_out: session.timedOut,
+    parent_gone: session.parentGone,
+    stopped_because: session.stopReason,
+    events: stats.events,
+    noise_lines: stats.noiseLines,
+    dropped_long_lines: stats.droppedLongLines,
+    duration_ms: Date.now() - started,
+    max_rss_bytes: process.resourceUsage().maxRSS * 1024,
+  })
+  if (session.timedOut) return 1
+  if (finalResult) return isError ? 1 : 0
+  return exit.exitCode === 0 && !exit.signal ? 0 : 1
+}
+
+async function run(args: WrapperArgs): Promise<number> {
+  const started = Date.now()
+  const output = openOutput(args.streamLog)
+  const binary = findBinary(args.agentBin)
+  if (!binary) return await neverStarted(output, args, started, 'agent_not_found', `agent binary "${args.agentBin}" not found (set SPAWN_AGENT_BIN to its path)`)
+  const { command, policy } = agentCommand(args, binary)
 
   const pty = await import('node-pty')
   let child: IPty
@@ -71,118 +234,26 @@ async function run(args: WrapperArgs): Promise<number> {
     child = pty.spawn(command.file, command.args, { name: 'xterm-color', cols: 200, rows: 50, cwd: args.addDir, env: command.env })
   }
   catch (error) {
-    emit({ type: 'node_pty_error', spawn_id: args.id, error: 'spawn_failed', message: (error as Error).message })
-    emit({ type: 'node_pty_exit', spawn_id: args.id, exit_code: null, signal: null, result_seen: false, timed_out: false, duration_ms: Date.now() - started })
-    return await finish(1)
+    return await neverStarted(output, args, started, 'spawn_failed', (error as Error).message)
   }
   // node-pty makes the child a session leader: its pid is its process group.
   const pgid = child.pid
-  emit({ type: 'node_pty_spawn', spawn_id: args.id, pid: child.pid, pgid, binary, sandbox: policy?.mode ?? 'none', user: policy?.user?.name ?? null, model: args.model, timeout_sec: args.timeoutSec, at: new Date().toISOString() })
+  output.emit({ type: 'node_pty_spawn', spawn_id: args.id, pid: child.pid, pgid, binary, sandbox: policy?.mode ?? 'none', user: policy?.user?.name ?? null, model: args.model, timeout_sec: args.timeoutSec, at: new Date().toISOString() })
 
-  const splitter = createLineSplitter()
-  let result: StreamEvent | null = null
-  let timedOut = false
-  let stopping: Promise<unknown> | null = null
-  let stopReason: string | null = null
-  let paused = false
-  const stop = (reason: string) => {
-    stopReason ??= reason
-    stopping ??= stopSpawnProcesses({ pgid, rootPid: child.pid, spawnId: args.id }, args.killGraceMs)
-    return stopping
-  }
-  const resume = () => {
-    if (paused) {
-      paused = false
-      child.resume()
-    }
-  }
-  stdout.on('drain', resume)
-  log.on('drain', resume)
-
-  const handle = (events: Array<StreamEvent | NoiseEvent>) => {
-    let flowing = true
-    for (const event of events) {
-      flowing = emit(event) && flowing
-      if (event.type === 'result' && !result) {
-        result = event as StreamEvent
-        // The result is the end: give the last lines a moment, then stop the lingering CLI.
-        setTimeout(() => void stop('result_received'), args.drainMs).unref()
-      }
-    }
-    if (!flowing && !paused) {
-      paused = true
-      child.pause()
-    }
-  }
-  let lastDataAt = Date.now()
-  child.onData((data) => {
-    lastDataAt = Date.now()
-    handle(splitter.push(data))
-  })
-
+  const session = follow(child, pgid, args, output)
   const timer = setTimeout(() => {
-    timedOut = true
-    emit({ type: 'wrapper_timeout', spawn_id: args.id, timeout_sec: args.timeoutSec })
-    void stop('timeout')
+    session.timedOut = true
+    output.emit({ type: 'wrapper_timeout', spawn_id: args.id, timeout_sec: args.timeoutSec })
+    void session.stop('timeout')
   }, args.timeoutSec * 1000)
-
-  // The parent holds our stdin open as a pipe (a socket pair for Node parents): when it
-  // closes, the parent is gone.
-  let parentGone = false
-  try {
-    const stdin = fstatSync(0)
-    if (stdin.isFIFO() || stdin.isSocket()) {
-      process.stdin.resume()
-      process.stdin.on('end', () => {
-        parentGone = true
-        void stop('parent_gone')
-      })
-    }
-  }
-  catch { /* no stdin */ }
-  const onSignal = (signal: NodeJS.Signals) => void stop(`wrapper received ${signal}`)
-  process.once('SIGTERM', onSignal)
-  process.once('SIGINT', onSignal)
-  process.once('SIGHUP', onSignal)
+  stopWithParent(session)
 
   const exit = await new Promise<{ exitCode: number, signal?: number }>(resolve => child.onExit(resolve))
   clearTimeout(timer)
-  // Late chunks may still be in flight: node-pty can report a fast child's exit before its last
-  // output, later still on a busy machine. Wait while output keeps coming, and up to 2 s while
-  // the result line has not arrived; then the last line, even without its newline.
-  resume()
-  const exitedAt = Date.now()
-  const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
-  await sleep(50)
-  while (Date.now() - exitedAt < 2000 && (Date.now() - lastDataAt < 100 || !result)) await sleep(25)
-  handle(splitter.end())
+  await drainLateOutput(session)
   // Whatever the agent left behind (a descendant outside its group) goes too.
-  await stop(stopReason ?? 'agent_exited')
-
-  const finalResult = result as StreamEvent | null
-  const isError = finalResult ? finalResult.is_error === true : null
-  const stats = splitter.stats()
-  emit({
-    type: 'node_pty_exit',
-    spawn_id: args.id,
-    exit_code: exit.exitCode,
-    signal: exit.signal || null,
-    result_seen: finalResult !== null,
-    is_error: isError,
-    timed_out: timedOut,
-    parent_gone: parentGone,
-    stopped_because: stopReason,
-    events: stats.events,
-    noise_lines: stats.noiseLines,
-    dropped_long_lines: stats.droppedLongLines,
-    duration_ms: Date.now() - started,
-    max_rss_bytes: process.resourceUsage().maxRSS * 1024,
-  })
-  let code: number
-  if (timedOut) code = 1
-  else if (finalResult) code = isError ? 1 : 0
-  else code = exit.exitCode === 0 && !exit.signal ? 0 : 1
-  return await finish(code)
+  await session.stop(session.stopReason ?? 'agent_exited')
+  return await output.finish(reportExit(output, args, started, exit, session))
 }
 
 async function main(): Promise<number> {

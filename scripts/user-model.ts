@@ -19,7 +19,11 @@ runCli(async () => {
   }
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, max: 2 })
   try {
-    const { subject, slice, profile } = await getProfile(database.db, { slice: args.slice, subject: args.subject ?? undefined, allowPrivate: args.allowPrivate })
+    const { subject, slice, profile } = await getProfile(database.db, {
+      slice: args.slice,
+      subject: args.subject ?? undefined,
+      allowPrivate: args.allowPrivate,
+    })
     if (args.output === 'json') process.stdout.write(`${JSON.stringify({ subject, slice, profile })}\n`)
     else if (args.output === 'briefing') process.stdout.write(`${formatForBriefing(profile, slice)}\n`)
     else process.stdout.write(`${subject} — ${slice}\n${JSON.stringify(profile, null, 2)}\n`)

@@ -84,6 +84,8 @@ export const ACCESS = {
   'PATCH /api/atlas/reply-drafts/:id': 'operator',
   'POST /api/atlas/reply-drafts/:id/sent': 'operator',
   'POST /api/atlas/reply-drafts/:id/discard': 'operator',
+  // The spawn engine's kill switch: no new spawn starts, running ones finish (issue 36, Deliver 2).
+  'POST /api/atlas/spawns/switch': 'founder',
 
   'POST /api/clients': 'operator',
   'PATCH /api/clients/:id': 'operator',

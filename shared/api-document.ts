@@ -62,5 +62,10 @@ export function schemaFields(schema: Json | undefined): SchemaField[] {
   const properties = schema?.properties as Record<string, Json> | undefined
   if (!properties) return []
   const required = new Set((schema?.required ?? []) as string[])
-  return Object.entries(properties).map(([name, field]) => ({ name, type: schemaTypeText(field), required: required.has(name), notes: schemaNotes(field) }))
+  return Object.entries(properties).map(([name, field]) => ({
+    name,
+    type: schemaTypeText(field),
+    required: required.has(name),
+    notes: schemaNotes(field),
+  }))
 }

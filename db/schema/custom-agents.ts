@@ -51,28 +51,40 @@ export const agentCustomVersions = pgTable('agent_custom_versions', {
 export const TRIGGER_KINDS = ['schedule', 'event', 'mention', 'mail', 'webhook'] as const
 export type TriggerKind = typeof TRIGGER_KINDS[number]
 
-export const agentTriggers = pgTable('agent_triggers', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  codename: varchar('codename', { length: 64 }).notNull().references(() => agents.codename, { onDelete: 'cascade', onUpdate: 'cascade' }),
-  kind: text('kind').notNull(),
-  /** schedule: a cron expression (UTC). */
-  cron: text('cron'),
-  /** event: atlas_message, lesson_recorded, work_item_status; mail: the tenant id; webhook: the forge events, comma-separated. */
-  event: text('event'),
-  filters: jsonb('filters').$type<Array<{ field: string, op: 'eq' | 'neq' | 'contains' | 'changed', value?: string }>>().notNull().default([]),
-  enabled: boolean('enabled').notNull().default(true),
-  /** webhook: the hook's URL segment (/api/hooks/<slug>), kept across saves while the trigger stays. */
-  hookSlug: text('hook_slug'),
-  /** webhook: the HMAC secret sealed with the hub's key (AES-256-GCM): recoverable to verify, never readable in the database. Null until first shown. */
-  hookSecret: text('hook_secret'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, table => [
-  index('agent_triggers_agent_idx').on(table.codename),
-  uniqueIndex('agent_triggers_hook_slug_key').on(table.hookSlug),
-  check('agent_triggers_kind_check', sql`${table.kind} in ('schedule', 'event', 'mention', 'mail', 'webhook')`),
-  check('agent_triggers_schedule_check', sql`${table.kind} <> 'schedule' or ${table.cron} is not null`),
-  check('agent_triggers_webhook_check', sql`${table.kind} <> 'webhook' or ${table.hookSlug} is not null`),
-])
+export const agentTriggers = pgTable(
+  'agent_triggers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    codename: varchar('codename', { length: 64 })
+      .notNull()
+      .references(() => agents.codename, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    kind: text('kind').notNull(),
+    /** schedule: a cron expression (UTC). */
+    cron: text('cron'),
+    /** event: atlas_message, lesson_recorded, work_item_status; mail: the tenant id; webhook: the forge events, comma-separated. */
+    event: text('event'),
+    filters: jsonb('filters')
+      .$type<Array<{ field: string, op: 'eq' | 'neq' | 'contains' | 'changed', value?: string }>>()
+      .notNull()
+      .default([]),
+    enabled: boolean('enabled').notNull().default(true),
+    /** webhook: the hook's URL segment (/api/hooks/<slug>), kept across saves while the trigger stays. */
+    hookSlug: text('hook_slug'),
+    /**
+     * webhook: the HMAC secret sealed with the hub's key (AES-256-GCM): recoverable to verify, never readable in the database. Null until
+     * first shown.
+     */
+    hookSecret: text('hook_secret'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  table => [
+    index('agent_triggers_agent_idx').on(table.codename),
+    uniqueIndex('agent_triggers_hook_slug_key').on(table.hookSlug),
+    check('agent_triggers_kind_check', sql`${table.kind} in ('schedule', 'event', 'mention', 'mail', 'webhook')`),
+    check('agent_triggers_schedule_check', sql`${table.kind} <> 'schedule' or ${table.cron} is not null`),
+    check('agent_triggers_webhook_check', sql`${table.kind} <> 'webhook' or ${table.hookSlug} is not null`),
+  ],
+)
 
 /**
  * Every delivery a webhook accepted, by the forge's delivery id: the unique key refuses a

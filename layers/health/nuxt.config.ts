@@ -1,4 +1,6 @@
 // The health domain: core/ (framework-free logic), server/api/ (thin routes), pages/hub/health/.
 export default defineNuxtConfig({
   srcDir: '.',
+  // This layer's words: i18n/locales/{en,fr}.json under its own name (tests/unit/translations.test.ts).
+  i18n: { locales: [{ code: 'en', file: 'en.json' }, { code: 'fr', file: 'fr.json' }] },
 })

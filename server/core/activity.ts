@@ -72,7 +72,16 @@ const SORT_COLUMN: Record<ActivitySort, SQL> = {
   target: sql`target`,
 }
 
-type Row = { source: ActivitySource, id: number | string, at: Date | string, actor: string, action: string, target: string | null, message_id: number | string | null, details: Record<string, unknown> }
+type Row = {
+  source: ActivitySource
+  id: number | string
+  at: Date | string
+  actor: string
+  action: string
+  target: string | null
+  message_id: number | string | null
+  details: Record<string, unknown>
+}
 
 function entry(row: Row): ActivityEntry {
   return {
@@ -88,7 +97,11 @@ function entry(row: Row): ActivityEntry {
 }
 
 /** One page of the trails in the asked order; newest first breaks ties, so pages never overlap. */
-export async function listActivity(db: Db, filter: ActivityFilter, paging: ActivityPage): Promise<Paged<ActivityEntry> & { actions: string[] }> {
+export async function listActivity(
+  db: Db,
+  filter: ActivityFilter,
+  paging: ActivityPage,
+): Promise<Paged<ActivityEntry> & { actions: string[] }> {
   const pageSize = Math.min(Math.max(paging.pageSize, 1), 10_000)
   const page = Math.max(paging.page, 1)
   const dir = paging.dir === 'asc' ? sql`asc` : sql`desc`

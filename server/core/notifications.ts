@@ -20,7 +20,16 @@ const WAITING_STATUSES = ['escalated', 'spawn_failed'] as const
 export async function listNotifications(db: Db, limit = 50): Promise<HubNotification[]> {
   const [alerts, waiting] = await Promise.all([
     db.select().from(opsAlerts).where(isNull(opsAlerts.resolvedAt)).orderBy(desc(opsAlerts.raisedAt)).limit(limit),
-    db.select({ id: atlasMessages.id, subject: atlasMessages.subject, from: atlasMessages.fromAddress, status: atlasInbox.status, reason: atlasInbox.statusReason, needsHuman: atlasInbox.needsHuman, at: atlasInbox.updatedAt })
+    db
+      .select({
+        id: atlasMessages.id,
+        subject: atlasMessages.subject,
+        from: atlasMessages.fromAddress,
+        status: atlasInbox.status,
+        reason: atlasInbox.statusReason,
+        needsHuman: atlasInbox.needsHuman,
+        at: atlasInbox.updatedAt,
+      })
       .from(atlasInbox)
       .innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
       .where(or(eq(atlasInbox.needsHuman, true), inArray(atlasInbox.status, [...WAITING_STATUSES])))

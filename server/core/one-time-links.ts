@@ -42,18 +42,25 @@ export async function issueLink(tx: Tx, userId: string, kind: OneTimeLinkKind, a
   return { kind, token, expiresAt }
 }
 
-export type LinkRefusal =
-  | { ok: false, status: 400, code: 'invalid_link' | 'weak_password', message: string }
-  | { ok: false, status: 410, code: 'link_used' | 'link_expired' | 'account_inactive', message: string }
-  | { ok: false, status: 429, code: 'too_many_attempts', message: string, retryAfterSeconds: number }
+export type LinkRefusal
+  = | { ok: false, status: 400, code: 'invalid_link' | 'weak_password', message: string }
+    | { ok: false, status: 410, code: 'link_used' | 'link_expired' | 'account_inactive', message: string }
+    | { ok: false, status: 429, code: 'too_many_attempts', message: string, retryAfterSeconds: number }
 
 export type LinkLookupResult = { ok: true, kind: OneTimeLinkKind, email: string, name: string } | LinkRefusal
 
 /** Seconds this address still waits before its next token is checked, or 0. */
 export async function linkWait(db: Db, address: string, now = new Date()): Promise<number> {
-  const [row] = await db.select({ n: count(), last: max(hubSignInFailures.at) }).from(hubSignInFailures).where(and(
-    eq(hubSignInFailures.email, LINK_GUESS_KEY), eq(hubSignInFailures.address, address), gt(hubSignInFailures.at, new Date(now.getTime() - WINDOW_MS)),
-  ))
+  const [row] = await db
+    .select({ n: count(), last: max(hubSignInFailures.at) })
+    .from(hubSignInFailures)
+    .where(
+      and(
+        eq(hubSignInFailures.email, LINK_GUESS_KEY),
+        eq(hubSignInFailures.address, address),
+        gt(hubSignInFailures.at, new Date(now.getTime() - WINDOW_MS)),
+      ),
+    )
   if (!row?.last) return 0
   const until = new Date(row.last).getTime() + waitAfter(row.n, LINK_FREE_FAILURES)
   return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : 0
@@ -78,10 +85,24 @@ async function refuse(db: Db, code: keyof typeof REFUSALS, address: string): Pro
   return { ok: false, status: 410, code, message: REFUSALS[code] }
 }
 
-async function findLink(db: Db, token: string, address: string, now: Date): Promise<{ ok: true, user: HubUser, kind: OneTimeLinkKind } | LinkRefusal> {
+async function findLink(
+  db: Db,
+  token: string,
+  address: string,
+  now: Date,
+): Promise<{ ok: true, user: HubUser, kind: OneTimeLinkKind } | LinkRefusal> {
   const wait = await linkWait(db, address, now)
-  if (wait > 0) return { ok: false, status: 429, code: 'too_many_attempts', message: `Too many wrong links from this address: try again in ${wait} s.`, retryAfterSeconds: wait }
-  const [row] = await db.select({ link: hubOneTimeLinks, user: hubUsers }).from(hubOneTimeLinks)
+  if (wait > 0)
+    return {
+      ok: false,
+      status: 429,
+      code: 'too_many_attempts',
+      message: `Too many wrong links from this address: try again in ${wait} s.`,
+      retryAfterSeconds: wait,
+    }
+  const [row] = await db
+    .select({ link: hubOneTimeLinks, user: hubUsers })
+    .from(hubOneTimeLinks)
     .innerJoin(hubUsers, eq(hubUsers.id, hubOneTimeLinks.userId))
     .where(eq(hubOneTimeLinks.tokenHash, hashLinkToken(token)))
   if (!row) return await refuse(db, 'invalid_link', address)
@@ -103,7 +124,13 @@ export type LinkPasswordResult = { ok: true, user: HubUser } | LinkRefusal
  * Sets the account's password from its link: the link is used up, the account's other sessions
  * end (the session version moves on), and the person counts as signed in from this address.
  */
-export async function setPasswordByLink(db: Db, token: string, password: string, address: string, now = new Date()): Promise<LinkPasswordResult> {
+export async function setPasswordByLink(
+  db: Db,
+  token: string,
+  password: string,
+  address: string,
+  now = new Date(),
+): Promise<LinkPasswordResult> {
   const found = await findLink(db, token, address, now)
   if (!found.ok) return found
   const problem = passwordProblem(password, found.user.email)
@@ -111,14 +138,27 @@ export async function setPasswordByLink(db: Db, token: string, password: string,
   const passwordHash = await hashPassword(password)
   return await db.transaction(async (tx): Promise<LinkPasswordResult> => {
     // Checked again under the row's lock: of two uses at once, one finds it used.
-    const [link] = await tx.select().from(hubOneTimeLinks).where(eq(hubOneTimeLinks.tokenHash, hashLinkToken(token))).for('update')
+    const [link] = await tx
+      .select()
+      .from(hubOneTimeLinks)
+      .where(eq(hubOneTimeLinks.tokenHash, hashLinkToken(token)))
+      .for('update')
     if (!link || link.usedAt) return { ok: false, status: 410, code: 'link_used', message: REFUSALS.link_used }
     await tx.update(hubOneTimeLinks).set({ usedAt: now }).where(eq(hubOneTimeLinks.id, link.id))
-    await tx.update(hubOneTimeLinks).set({ expiresAt: now })
+    await tx
+      .update(hubOneTimeLinks)
+      .set({ expiresAt: now })
       .where(and(eq(hubOneTimeLinks.userId, link.userId), isNull(hubOneTimeLinks.usedAt), gt(hubOneTimeLinks.expiresAt, now)))
-    const [user] = await tx.update(hubUsers).set({ passwordHash, sessionVersion: sql`${hubUsers.sessionVersion} + 1`, lastLoginAt: now })
-      .where(eq(hubUsers.id, link.userId)).returning()
-    await recordAudit(tx, { actor: user!.email, action: 'password_set_by_link', details: { kind: link.kind, linkCreatedBy: link.createdBy, address } })
+    const [user] = await tx
+      .update(hubUsers)
+      .set({ passwordHash, sessionVersion: sql`${hubUsers.sessionVersion} + 1`, lastLoginAt: now })
+      .where(eq(hubUsers.id, link.userId))
+      .returning()
+    await recordAudit(tx, {
+      actor: user!.email,
+      action: 'password_set_by_link',
+      details: { kind: link.kind, linkCreatedBy: link.createdBy, address },
+    })
     // Also what makes this address the account's own for the sign-in limiter.
     await recordAudit(tx, { actor: user!.email, action: 'signed_in', details: { address, via: 'one_time_link' } })
     return { ok: true, user: user! }

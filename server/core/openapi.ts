@@ -14,18 +14,18 @@ export interface OpenApiParameter { name: string, in: 'path' | 'query', required
 export interface OpenApiResponse { description?: string, $ref?: string, content?: { 'application/json': { schema: Json } } }
 
 export interface OpenApiOperation {
-  operationId: string
-  tags: string[]
-  summary: string
-  description: string
+  'operationId': string
+  'tags': string[]
+  'summary': string
+  'description': string
   /** `public`, or the least role the access policy lets through. */
   'x-required-role': 'public' | 'viewer' | 'operator' | 'founder'
   /** `zod`: the route lends its schemas (none when it takes no input); `none`: not described yet. */
   'x-schema': 'zod' | 'none'
-  security: Array<Record<string, string[]>>
-  parameters?: OpenApiParameter[]
-  requestBody?: { required: boolean, content: { 'application/json': { schema: Json } } }
-  responses: Record<string, OpenApiResponse>
+  'security': Array<Record<string, string[]>>
+  'parameters'?: OpenApiParameter[]
+  'requestBody'?: { required: boolean, content: { 'application/json': { schema: Json } } }
+  'responses': Record<string, OpenApiResponse>
 }
 
 export interface OpenApiDocument {
@@ -137,13 +137,13 @@ function operationOf(route: ScannedRoute, path: string, schemas: RouteSchemas | 
   if (!requirement.public) responses['403'] = errorRef('Forbidden')
   if (pathParamNames(path).length) responses['404'] = errorRef('NotFound')
   return {
-    operationId: operationId(route.method, path),
-    tags: [path.split('/')[2] ?? 'api'],
-    summary: summaryOf(route, schemas, path),
+    'operationId': operationId(route.method, path),
+    'tags': [path.split('/')[2] ?? 'api'],
+    'summary': summaryOf(route, schemas, path),
     description,
     'x-required-role': role,
     'x-schema': hasSchema ? 'zod' : 'none',
-    security: requirement.public ? [] : [{ session: [] }, { bearer: [] }],
+    'security': requirement.public ? [] : [{ session: [] }, { bearer: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(schemas?.body
       ? { requestBody: { required: !accepts(schemas.body, undefined), content: { 'application/json': { schema: jsonSchemaOf(schemas.body, 'input') } } } }

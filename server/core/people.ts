@@ -18,9 +18,9 @@ import { issueLink, type IssuedLink } from './one-time-links'
 /** The advisory lock key of people changes ("peop" in ASCII). */
 const PEOPLE_LOCK = 0x70656F70
 
-export type PeopleChange =
-  | { ok: true, person: PersonView, link?: IssuedLink }
-  | { ok: false, code: 'not_found' | 'email_taken' | 'last_founder' | 'weak_password', message: string }
+export type PeopleChange
+  = | { ok: true, person: PersonView, link?: IssuedLink }
+    | { ok: false, code: 'not_found' | 'email_taken' | 'last_founder' | 'weak_password', message: string }
 
 /** Created by invitation and no password set yet: it has invitation links, none used. */
 // (Spelled out: drizzle writes a column of a one-table select unqualified, which the subquery would read as its own.)
@@ -91,7 +91,10 @@ export async function updatePerson(db: Db, id: string, patch: z.output<typeof Pe
     if (!row) return notFound
     if (patch.role && patch.role !== 'founder' && row.role === 'founder' && row.active && !await otherFounderRemains(tx, id)) return lastFounder('changing its role')
     const before = await viewOf(tx, id)
-    await tx.update(hubUsers).set({ ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.role ? { role: patch.role } : {}) }).where(eq(hubUsers.id, id))
+    await tx
+      .update(hubUsers)
+      .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.role ? { role: patch.role } : {}) })
+      .where(eq(hubUsers.id, id))
     const person = await viewOf(tx, id)
     await recordAudit(tx, { actor, action: 'user_updated', target: row.email, details: { before: auditable(before), after: auditable(person) } })
     return { ok: true, person }

@@ -93,7 +93,7 @@ export function inlineScripts(html: string): string[] {
 export interface Refusal { status: number, code: string, message: string }
 
 /** Same-origin rule for state-changing requests: a browser's Origin must be this hub's. */
-export function originRefusal(method: string, headers: { origin?: string, host?: string, 'sec-fetch-site'?: string }): Refusal | null {
+export function originRefusal(method: string, headers: { 'origin'?: string, 'host'?: string, 'sec-fetch-site'?: string }): Refusal | null {
   if (!STATE_CHANGING.has(method)) return null
   if (headers['sec-fetch-site'] === 'cross-site') return { status: 403, code: 'foreign_origin', message: 'A request from another site may not change anything here.' }
   if (!headers.origin) return null

@@ -13,11 +13,16 @@ function likePattern(text: string): string {
 
 async function searchAgents(db: Db, q: string, limit: number): Promise<SearchHit[]> {
   const pattern = likePattern(q)
-  const rows = await db.select({ codename: agents.codename, nickname: agents.nickname, role: agents.role, roleEn: agents.roleEn, active: agents.active })
+  const rows = await db
+    .select({ codename: agents.codename, nickname: agents.nickname, role: agents.role, roleEn: agents.roleEn, active: agents.active })
     .from(agents)
     .where(or(ilike(agents.codename, pattern), ilike(agents.nickname, pattern), ilike(agents.roleEn, pattern), ilike(agents.role, pattern)))
     // Exact names first, then active agents, then by nickname.
-    .orderBy(sql`(lower(${agents.nickname}) = lower(${q}) or ${agents.codename} = lower(${q})) desc`, sql`${agents.active} desc`, asc(agents.nickname))
+    .orderBy(
+      sql`(lower(${agents.nickname}) = lower(${q}) or ${agents.codename} = lower(${q})) desc`,
+      sql`${agents.active} desc`,
+      asc(agents.nickname),
+    )
     .limit(limit)
   return rows.map(row => ({
     label: row.nickname,
@@ -45,7 +50,10 @@ async function searchNotes(db: Db, q: string, limit: number): Promise<SearchHit[
 }
 
 export async function searchHub(db: Db, q: string, limit: number): Promise<SearchResults> {
-  const [agentHits, messages, notes] = await Promise.all([searchAgents(db, q, limit), searchMessages(db, q, limit), searchNotes(db, q, limit)])
+  const [agentHits, messages, notes] = await Promise.all([
+    searchAgents(db, q, limit),
+    searchMessages(db, q, limit),
+    searchNotes(db, q, limit),
+  ])
   return SearchResults.parse({ agents: agentHits, messages, notes })
 }
-

@@ -19,9 +19,9 @@ export async function revokeSessions(db: Db, userId: string, version: number | u
   return Boolean(row)
 }
 
-export type PasswordChange =
-  | { ok: true, sessionVersion: number }
-  | { ok: false, status: number, code: string, message: string, retryAfterSeconds?: number }
+export type PasswordChange
+  = | { ok: true, sessionVersion: number }
+    | { ok: false, status: number, code: string, message: string, retryAfterSeconds?: number }
 
 export async function changePassword(db: Db, userId: string, current: string, next: string, address: string): Promise<PasswordChange> {
   const user = await db.query.hubUsers.findFirst({ where: eq(hubUsers.id, userId) })

@@ -24,10 +24,10 @@ export const KNOWN_ADDRESS_MS = 90 * 24 * 60 * 60_000
 const FIRST_WAIT_MS = 30_000
 const MAX_WAIT_MS = 15 * 60_000
 
-export type SignInResult =
-  | { ok: true, user: HubUser }
-  | { ok: false, reason: 'invalid' }
-  | { ok: false, reason: 'limited', retryAfterSeconds: number }
+export type SignInResult
+  = | { ok: true, user: HubUser }
+    | { ok: false, reason: 'invalid' }
+    | { ok: false, reason: 'limited', retryAfterSeconds: number }
 
 let dummyHash: Promise<string> | undefined
 
@@ -60,7 +60,8 @@ export async function retryAfterSeconds(db: Db, email: string, address: string, 
     failuresSince(db, eq(hubSignInFailures.address, address), since),
     knownAddress(db, email, address, now),
   ])
-  const until = (failures: { n: number, last: Date | null }, free: number) => failures.last ? failures.last.getTime() + waitAfter(failures.n, free) : 0
+  const until = (failures: { n: number, last: Date | null }, free: number) =>
+    failures.last ? failures.last.getTime() + waitAfter(failures.n, free) : 0
   const wait = Math.max(
     until(pair, PAIR_FREE_FAILURES),
     until(fromAddress, ADDRESS_FREE_FAILURES),

@@ -23,11 +23,11 @@ export interface TokenAuthDeps {
   now?: () => number
 }
 
-export type TokenAuth =
-  | { ok: true, user: HubUser, token: VerifiedToken }
-  | { ok: false, status: 401, code: 'invalid_token', message: string }
-  | { ok: false, status: 429, code: 'too_many_bad_tokens', message: string, retryAfterSeconds: number }
-  | { ok: false, status: 403, code: 'session_required' | 'token_scope', message: string }
+export type TokenAuth
+  = | { ok: true, user: HubUser, token: VerifiedToken }
+    | { ok: false, status: 401, code: 'invalid_token', message: string }
+    | { ok: false, status: 429, code: 'too_many_bad_tokens', message: string, retryAfterSeconds: number }
+    | { ok: false, status: 403, code: 'session_required' | 'token_scope', message: string }
 
 const verified = createExpiringCache<string, VerifiedToken>()
 /** The hashes remembered per token id, so a revocation forgets them at once. */
@@ -79,13 +79,23 @@ function countBad(address: string, now: number): void {
 const invalid = (message: string): TokenAuth => ({ ok: false, status: 401, code: 'invalid_token', message })
 
 /** Verifies a Bearer secret for one request (method and path), from one address. */
-export async function authenticateToken(deps: TokenAuthDeps, request: { secret: string, method: string, path: string, address: string }): Promise<TokenAuth> {
+export async function authenticateToken(
+  deps: TokenAuthDeps,
+  request: { secret: string, method: string, path: string, address: string },
+): Promise<TokenAuth> {
   const now = deps.now?.() ?? Date.now()
   const hash = isSecretShaped(request.secret) ? hashSecret(request.secret) : undefined
   let token = hash ? verified.get(hash, now) : undefined
   if (!token) {
     const wait = waitSeconds(request.address, now)
-    if (wait > 0) return { ok: false, status: 429, code: 'too_many_bad_tokens', message: `Too many unknown, revoked or expired tokens from this address: try again in ${wait} s.`, retryAfterSeconds: wait }
+    if (wait > 0)
+      return {
+        ok: false,
+        status: 429,
+        code: 'too_many_bad_tokens',
+        message: `Too many unknown, revoked or expired tokens from this address: try again in ${wait} s.`,
+        retryAfterSeconds: wait,
+      }
     token = hash ? await deps.findToken(request.secret) : undefined
     if (token && !token.revoked && token.expiresAt > now) {
       verified.set(hash!, token, Math.min(now + TOKEN_TTL_MS, token.expiresAt))
@@ -100,8 +110,20 @@ export async function authenticateToken(deps: TokenAuthDeps, request: { secret: 
   // A disabled owner's tokens stop with their sessions.
   if (!user || !user.active) return invalid('This token\'s owner can no longer sign in.')
   const refusal = tokenRefusal(token.scopes, request.method, request.path)
-  if (refusal === 'session_required') return { ok: false, status: 403, code: refusal, message: 'Tokens and the password are managed from a browser session, not with a token.' }
-  if (refusal) return { ok: false, status: 403, code: refusal, message: `This token's scopes (${token.scopes.join(', ')}) do not allow ${request.method.toUpperCase()} here.` }
+  if (refusal === 'session_required')
+    return {
+      ok: false,
+      status: 403,
+      code: refusal,
+      message: 'Tokens and the password are managed from a browser session, not with a token.',
+    }
+  if (refusal)
+    return {
+      ok: false,
+      status: 403,
+      code: refusal,
+      message: `This token's scopes (${token.scopes.join(', ')}) do not allow ${request.method.toUpperCase()} here.`,
+    }
   if (token.lastUsedAt === null || now - token.lastUsedAt >= TOUCH_EVERY_MS) {
     token.lastUsedAt = now
     await deps.touchToken(token.id, new Date(now))

@@ -17,9 +17,9 @@ export const MAX_LIVE_TOKENS = 50
 
 export interface TokenActor { id: string, email: string, role: HubRole }
 
-export type TokenChange =
-  | { ok: true, token: TokenView }
-  | { ok: false, code: 'not_found' }
+export type TokenChange
+  = | { ok: true, token: TokenView }
+    | { ok: false, code: 'not_found' }
 
 /** The secret as `syn_` and 32 random bytes in base64url (43 characters). */
 export function newSecret(): string {
@@ -46,19 +46,37 @@ function toView(row: HubToken, owner: { id: string, email: string, name: string 
 
 export type TokenCreation = { ok: true, created: TokenCreated } | { ok: false, code: 'too_many_tokens', max: number }
 
-export async function createToken(db: Db, owner: TokenActor, input: z.output<typeof TokenCreate>, now = new Date()): Promise<TokenCreation> {
+export async function createToken(
+  db: Db,
+  owner: TokenActor,
+  input: z.output<typeof TokenCreate>,
+  now = new Date(),
+): Promise<TokenCreation> {
   const secret = newSecret()
   const expiresAt = new Date(now.getTime() + input.expiresInDays * 24 * 60 * 60_000)
   return await db.transaction(async (tx) => {
     // One person's creations one at a time: the count below stays true until the insert.
     await tx.select({ id: hubUsers.id }).from(hubUsers).where(eq(hubUsers.id, owner.id)).for('update')
-    const [live] = await tx.select({ n: sql<number>`count(*)::int` }).from(hubTokens)
+    const [live] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(hubTokens)
       .where(and(eq(hubTokens.userId, owner.id), isNull(hubTokens.revokedAt), gt(hubTokens.expiresAt, now)))
     if ((live?.n ?? 0) >= MAX_LIVE_TOKENS) return { ok: false, code: 'too_many_tokens', max: MAX_LIVE_TOKENS }
-    const [row] = await tx.insert(hubTokens).values({
-      userId: owner.id, name: input.name, prefix: secret.slice(0, VISIBLE), secretHash: hashSecret(secret), scopes: input.scopes, expiresAt,
-    }).returning()
-    const [person] = await tx.select({ id: hubUsers.id, email: hubUsers.email, name: hubUsers.name }).from(hubUsers).where(eq(hubUsers.id, owner.id))
+    const [row] = await tx
+      .insert(hubTokens)
+      .values({
+        userId: owner.id,
+        name: input.name,
+        prefix: secret.slice(0, VISIBLE),
+        secretHash: hashSecret(secret),
+        scopes: input.scopes,
+        expiresAt,
+      })
+      .returning()
+    const [person] = await tx
+      .select({ id: hubUsers.id, email: hubUsers.email, name: hubUsers.name })
+      .from(hubUsers)
+      .where(eq(hubUsers.id, owner.id))
     const token = toView(row!, person ?? { id: owner.id, email: owner.email, name: owner.email }, now)
     await recordAudit(tx, { actor: owner.email, action: 'token_created', target: token.prefix, details: { after: auditable(token) } })
     return { ok: true, created: { token, secret } }
@@ -90,7 +108,15 @@ export async function revokeToken(db: Db, id: string, actor: TokenActor, now = n
 }
 
 /** What the auth middleware needs of a token, found by its secret's hash. */
-export interface VerifiedToken { id: string, userId: string, prefix: string, scopes: TokenScope[], expiresAt: number, revoked: boolean, lastUsedAt: number | null }
+export interface VerifiedToken {
+  id: string
+  userId: string
+  prefix: string
+  scopes: TokenScope[]
+  expiresAt: number
+  revoked: boolean
+  lastUsedAt: number | null
+}
 
 export async function findToken(db: Db, secret: string): Promise<VerifiedToken | undefined> {
   const [row] = await db.select().from(hubTokens).where(eq(hubTokens.secretHash, hashSecret(secret)))

@@ -52,7 +52,11 @@ export default defineEventHandler(async (event) => {
     }, { secret, method: event.method, path, address: getRequestIP(event) ?? 'unknown' })
     if (!auth.ok) {
       if (auth.status === 429) setResponseHeader(event, 'retry-after', auth.retryAfterSeconds)
-      throw createError({ statusCode: auth.status, statusMessage: auth.message, data: { code: auth.code, ...(auth.status === 429 ? { retryAfterSeconds: auth.retryAfterSeconds } : {}) } })
+      throw createError({
+        statusCode: auth.status,
+        statusMessage: auth.message,
+        data: { code: auth.code, ...(auth.status === 429 ? { retryAfterSeconds: auth.retryAfterSeconds } : {}) },
+      })
     }
     allowRole(auth.user.role, requirement.minRole)
     event.context.hubUser = { id: auth.user.id, email: auth.user.email, name: auth.user.name, role: auth.user.role }

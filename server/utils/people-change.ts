@@ -10,7 +10,11 @@ const STATUS = { not_found: 404, email_taken: 409, last_founder: 409, weak_passw
 /** A refused people change as its 4xx: 404 not_found, 409 email_taken or last_founder, 400 weak_password. */
 export function personOrThrow(change: PeopleChange): Extract<PeopleChange, { ok: true }> {
   if (change.ok) return change
-  throw createError({ statusCode: STATUS[change.code], statusMessage: change.message, data: { code: change.code, message: change.message } })
+  throw createError({
+    statusCode: STATUS[change.code],
+    statusMessage: change.message,
+    data: { code: change.code, message: change.message },
+  })
 }
 
 /** A one-time link refused as its 4xx (400 unknown or weak, 410 used, expired or deactivated, 429 guessing). */

@@ -43,8 +43,6 @@ afterAll(async () => {
   await hub?.interrupt()
 })
 
-
-
 /** Opens the chat panel from the command palette, unless it is open already. */
 async function openChat() {
   if (await operator.getByTestId('agent-chat').isVisible()) return

@@ -32,7 +32,8 @@ beforeAll(async () => {
   try {
     const db = database.db
     // Each write its own statement, as the pipeline's steps are: the times follow one another.
-    const audit = (id: number, action: string, actor: string, details: Record<string, unknown>) => db.insert(atlasAudit).values({ messageId: id, action, actor, details })
+    const audit = (id: number, action: string, actor: string, details: Record<string, unknown>) =>
+      db.insert(atlasAudit).values({ messageId: id, action, actor, details })
     const tenant = await createTenant(db)
     messageId = await classifiedMessage(db, { tenantId: tenant.id, intent: 'chantier', subject: 'A page for our opening hours', body: 'Could you add a page with our opening hours?', admission: 'approved' })
     await db.update(atlasMessages).set({ senderAuth: { verdict: 'pass', domain: `${tenant.slug}.example`, reasons: [], flags: [], results: { dkim: 'pass', spf: 'pass', dmarc: 'pass', arc: 'none', trusted: [] }, checkedAt: new Date().toISOString() } }).where(eq(atlasMessages.id, messageId))

@@ -147,7 +147,9 @@ it('classifies the client\'s authenticated mail with the client\'s own provider,
   expect(asked.length).toBeGreaterThanOrEqual(1)
   expect(JSON.stringify(asked[0]!.body)).toContain(SUBJECT)
   expect(world.model.requests().filter(request => JSON.stringify(request.body).includes(SUBJECT))).toEqual([])
-  const ledger = await database.db.select({ provider: aiConsumption.provider, tenant: aiConsumption.tenant, feature: aiConsumption.feature }).from(aiConsumption)
+  const ledger = await database.db
+    .select({ provider: aiConsumption.provider, tenant: aiConsumption.tenant, feature: aiConsumption.feature })
+    .from(aiConsumption)
   expect(ledger).toEqual(expect.arrayContaining([{ provider: 'openai', tenant: 'maison-bleue', feature: 'atlas_classify' }]))
 
   await page.goto(`${hub.url}/hub/atlas`)
@@ -183,4 +185,3 @@ it('the token, without a cookie, finds the client\'s message in the inbox', asyn
   const write = await fetch(`${hub.url}/api/atlas/reply-drafts`, { method: 'POST', headers: { 'authorization': `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{}' })
   expect(write.status).toBe(403)
 })
-

@@ -142,6 +142,8 @@ it('the home page shows the collector "not configured" as soon as it runs, witho
 it('adds the studio\'s first client from the Clients page, and a second one claiming its domain is told who owns it', async () => {
   problems.length = 0
   await page.goto(`${hub.url}/hub/clients`)
+  // The button's handler exists only once Vue has hydrated.
+  await hydrated(page)
   await page.getByTestId('client-add').click()
   await page.getByTestId('client-name').fill('Maison Bleue')
   await page.getByTestId('client-domains').fill('maison-bleue.example')

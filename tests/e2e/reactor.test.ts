@@ -29,7 +29,10 @@ beforeAll(async () => {
     await seedAgents(database.db)
     await database.db.update(agents).set({ active: 0 }).where(eq(agents.codename, 'podcast'))
     await recordHeartbeat(database.db, 'orchestrator', 'working', 'spawn in progress')
-    active = await database.db.select({ codename: agents.codename, nickname: agents.nickname, groupName: agents.groupName }).from(agents).where(eq(agents.active, 1))
+    active = await database.db
+      .select({ codename: agents.codename, nickname: agents.nickname, groupName: agents.groupName })
+      .from(agents)
+      .where(eq(agents.active, 1))
   }
   finally {
     await database.close()

@@ -66,7 +66,12 @@ describe('skill proposals and the debrief in the hub', () => {
     const promote = page.getByTestId(`skill-proposal-promote-${proposalId}`)
     await expect.poll(() => promote.isVisible(), { timeout: 10_000 }).toBe(true)
     await promote.click()
-    await expect.poll(async () => (await database.db.select().from(skills).where(eq(skills.builtIn, false))).map(s => [s.name, s.sourceProposalId, s.createdBy]), { timeout: 10_000 })
+    await expect
+      .poll(
+        async () =>
+          (await database.db.select().from(skills).where(eq(skills.builtIn, false))).map(s => [s.name, s.sourceProposalId, s.createdBy]),
+        { timeout: 10_000 },
+      )
       .toEqual([['screenshot-first', proposalId, FOUNDER.email]])
     await page.getByRole('tab', { name: 'Promoted' }).click()
     await expect.poll(() => page.getByTestId(`skill-proposal-${proposalId}`).textContent(), { timeout: 10_000 }).toContain(`promoted by ${FOUNDER.email}`)

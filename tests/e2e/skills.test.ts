@@ -29,8 +29,6 @@ afterAll(async () => {
   await hub?.interrupt()
 })
 
-
-
 it('an operator writes a skill by hand; it opens on its page at version 1, and a save makes version 2', async () => {
   await operator.goto(`${hub.url}/hub/skills`)
   await hydrated(operator)

@@ -61,7 +61,15 @@ beforeAll(async () => {
   hub = await startHub({ args: ['--no-supervisor'], env: { ATLAS_SPAWN_DISABLED: '1', AI_OFFLINE: '1' } })
   cookies = await signInEveryRole(hub)
   const database = await hubDatabase(hub)
-  let seeded: { message: number, awaiting: number, site: Awaited<ReturnType<typeof worksite>>, question: string, automation: string, spawn: string, draft: string }
+  let seeded: {
+    message: number
+    awaiting: number
+    site: Awaited<ReturnType<typeof worksite>>
+    question: string
+    automation: string
+    spawn: string
+    draft: string
+  }
   try {
     const db = database.db
     const entries = readCrontab(DEFAULT_CRONTAB)

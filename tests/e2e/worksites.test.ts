@@ -12,7 +12,9 @@ import { launchBrowser, signInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
 import { recordFromMessage } from '#layers/worksites/tests/fixtures/world'
 
-interface Vocabulary { entities: Record<string, { statuses: Array<{ value: string, label: string }>, transitions: Record<string, string[]> }> }
+interface Vocabulary {
+  entities: Record<string, { statuses: Array<{ value: string, label: string }>, transitions: Record<string, string[]> }>
+}
 
 let hub: Hub
 let browser: Browser
@@ -263,16 +265,18 @@ describe('a viewer', () => {
       await card(page, 'Set up the order form').focus()
       await page.keyboard.press('ArrowRight')
       expect(await taskStatus('Set up the order form')).toBe(status)
-      // In French, the whole page: columns, tabs and cards' help.
-      await page.getByTestId('worksites-lang').click()
+      // In French, the whole page: columns, tabs and cards' help. The language is the hub-lang
+      // cookie the account menu sets, read on the next load.
+      await context.addCookies([{ name: 'hub-lang', value: 'fr', url: hub.url }])
+      await page.reload()
       await page.locator('html[lang="fr"]').waitFor({ state: 'attached' })
       await column(page, 'todo').getByText('À faire').waitFor()
       await shot(page, 'board-viewer-fr')
       expect(await page.getByTestId('project-tabs').innerText()).toContain('Tableau')
-      await page.getByTestId('worksites-lang').click()
-      await page.locator('html[lang="en"]').waitFor({ state: 'attached' })
+      await context.addCookies([{ name: 'hub-lang', value: 'en', url: hub.url }])
 
       await open(page, '/hub/worksites')
+      await page.locator('html[lang="en"]').waitFor({ state: 'attached' })
       await page.getByTestId('projects-table').getByText(PROJECT).waitFor()
       expect(await page.getByTestId('worksites-new-project').count()).toBe(0)
       await shot(page, 'home-viewer')

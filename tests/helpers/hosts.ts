@@ -34,10 +34,16 @@ const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
  * Starts a host running `processes` side by side under a shell init that waits for them.
  * Every output line is kept (prefixed `[host label]`) and handed to `onLine`.
  */
-export function startHost(name: string, processes: HostProcess[], options: { env: Record<string, string>, onLine?: (line: string) => void }): SimulatedHost {
+export function startHost(
+  name: string,
+  processes: HostProcess[],
+  options: { env: Record<string, string>, onLine?: (line: string) => void },
+): SimulatedHost {
   if (!/^[a-z][a-z0-9-]{0,30}$/.test(name)) throw new Error(`not a host name: ${name}`)
   const launches = processes.map((proc) => {
-    const env = Object.entries(proc.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`).join(' ')
+    const env = Object.entries(proc.env ?? {})
+      .map(([key, value]) => `${key}=${quote(value)}`)
+      .join(' ')
     const command = [quote(process.execPath), '--import', 'tsx', quote(proc.script), ...(proc.args ?? []).map(quote)].join(' ')
     // Each line tagged with its host and process, through the shell (no extra process).
     return `(${env ? `env ${env} ` : ''}${command} 2>&1 | while IFS= read -r line; do printf '[%s %s] %s\\n' "$H" ${quote(proc.label)} "$line"; done) &`
@@ -57,7 +63,9 @@ export function startHost(name: string, processes: HostProcess[], options: { env
   }
   createInterface({ input: child.stdout! }).on('line', take)
   createInterface({ input: child.stderr! }).on('line', line => take(`[${name} unshare] ${line}`))
-  const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve => child.once('exit', (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
   const initPid = () => {
     const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
     if (children.length !== 1) throw new Error(`host ${name}: expected one init under unshare ${child.pid}, found ${children.length}`)

@@ -61,6 +61,10 @@ export function startTs(script: string, args: string[], options: SpawnOptions & 
   }
 }
 
-export async function runTs(script: string, args: string[], options: SpawnOptions & { env?: NodeJS.ProcessEnv, input?: string } = {}): Promise<Finished> {
+export async function runTs(
+  script: string,
+  args: string[],
+  options: SpawnOptions & { env?: NodeJS.ProcessEnv, input?: string } = {},
+): Promise<Finished> {
   return await startTs(script, args, options).exited
 }

@@ -37,13 +37,18 @@ afterAll(async () => {
   rmSync(vaultDir, { recursive: true, force: true })
 })
 
-async function call<T = Record<string, unknown>>(method: string, path: string, who: Who | null, body?: unknown): Promise<{ status: number, json: T & { data?: Record<string, unknown> } }> {
+async function call<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  who: Who | null,
+  body?: unknown,
+): Promise<{ status: number, json: T & { data?: Record<string, unknown> } }> {
   const response = await fetch(`${hub.url}/api/agents${path}`, {
     method,
     headers: { ...(who ? { cookie: cookies[who] } : {}), ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
     body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
   })
-  return { status: response.status, json: await response.json() as T & { data?: Record<string, unknown> } }
+  return { status: response.status, json: (await response.json()) as T & { data?: Record<string, unknown> } }
 }
 
 interface SseEvent { event: string, data: string }
@@ -81,7 +86,10 @@ describe('the agent chat routes', () => {
     expect(steps[2]).toMatchObject({ kind: 'tool', tool: 'recall_memory' })
     expect(events.filter(event => event.event === 'status').map(event => event.data).at(-1)).toBe('succeeded')
     expect(events.at(-1)!.event).toBe('done')
-    const done = JSON.parse(events.at(-1)!.data) as { run: { status: string, answer: string, surface: string, conversationId: string }, sources: Array<{ kind: string, ref: string }> }
+    const done = JSON.parse(events.at(-1)!.data) as {
+      run: { status: string, answer: string, surface: string, conversationId: string }
+      sources: Array<{ kind: string, ref: string }>
+    }
     expect(done.run).toMatchObject({ status: 'succeeded', surface: 'hub_chat', conversationId })
     expect(done.run.answer).toContain('capped at five attempts')
     expect(done.sources).toContainEqual(expect.objectContaining({ kind: 'note', ref: 'permanent/webhook-retries.md' }))

@@ -38,7 +38,10 @@ async function upload(who: Who, files: Array<{ name: string, bytes: Buffer }>) {
   const form = new FormData()
   for (const file of files) form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name)
   const response = await fetch(`${hub.url}/api/agents/files`, { method: 'POST', headers: { cookie: cookies[who] }, body: form })
-  return { status: response.status, json: await response.json() as { files?: Array<{ id: string, name: string, contentType: string }>, data?: Record<string, unknown> } }
+  return {
+    status: response.status,
+    json: (await response.json()) as { files?: Array<{ id: string, name: string, contentType: string }>, data?: Record<string, unknown> },
+  }
 }
 
 async function post<T>(path: string, who: Who, body: unknown): Promise<{ status: number, json: T }> {
@@ -46,10 +49,17 @@ async function post<T>(path: string, who: Who, body: unknown): Promise<{ status:
   return { status: response.status, json: await response.json() as T }
 }
 
-async function finished(runId: string, who: Who): Promise<{ run: { status: string }, steps: Array<{ tool: string | null, status: string, output: string | null }>, files: Array<{ id: string, direction: string, name: string }> }> {
+async function finished(
+  runId: string,
+  who: Who,
+): Promise<{
+  run: { status: string }
+  steps: Array<{ tool: string | null, status: string, output: string | null }>
+  files: Array<{ id: string, direction: string, name: string }>
+}> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const response = await fetch(`${hub.url}/api/agents/runs/${runId}`, { headers: { cookie: cookies[who] } })
-    const view = await response.json() as Awaited<ReturnType<typeof finished>>
+    const view = (await response.json()) as Awaited<ReturnType<typeof finished>>
     if (view.run.status !== 'running') return view
     await new Promise(resolve => setTimeout(resolve, 200))
   }

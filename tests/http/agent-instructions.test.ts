@@ -29,21 +29,41 @@ afterAll(async () => {
 interface Doc { id: string, active: boolean }
 interface Version { version: number, body: string }
 interface Proposal { id: string, status: string, baseVersion: number, runId: string, diff: string }
-interface RunRow { status: string, provider: string, modelNote: string | null, promptLayers: Array<{ layer: string, sources: string[], text: string }> }
+interface RunRow {
+  status: string
+  provider: string
+  modelNote: string | null
+  promptLayers: Array<{ layer: string, sources: string[], text: string }>
+}
 /** Every shape these routes answer, loosely: each test reads the fields its route sends. */
 interface Reply {
-  statusCode: number, data: { code?: string }, runId: string
-  document: Doc, documents: Doc[], versions: Version[], proposals: Proposal[], run: RunRow
-  models: Array<{ provider: string }>, surfaces: { hub_chat: unknown[] }, known: Record<string, string[]>, canEdit: boolean, choice: unknown
+  statusCode: number
+  data: { code?: string }
+  runId: string
+  document: Doc
+  documents: Doc[]
+  versions: Version[]
+  proposals: Proposal[]
+  run: RunRow
+  models: Array<{ provider: string }>
+  surfaces: { hub_chat: unknown[] }
+  known: Record<string, string[]>
+  canEdit: boolean
+  choice: unknown
 }
 
-async function call<T = Reply>(method: string, path: string, who: Who | null, body?: unknown): Promise<{ status: number, json: T & { data?: Record<string, unknown> } }> {
+async function call<T = Reply>(
+  method: string,
+  path: string,
+  who: Who | null,
+  body?: unknown,
+): Promise<{ status: number, json: T & { data?: Record<string, unknown> } }> {
   const response = await fetch(`${hub.url}/api/agents${path}`, {
     method,
     headers: { ...(who ? { cookie: cookies[who] } : {}), ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
     body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
   })
-  return { status: response.status, json: await response.json() as T & { data?: Record<string, unknown> } }
+  return { status: response.status, json: (await response.json()) as T & { data?: Record<string, unknown> } }
 }
 
 /** Waits for a chat run to end (the route answers before the engine drives it). */
@@ -93,7 +113,7 @@ describe('instructions', () => {
     expect(other.json.document.active).toBe(false)
     expect((await call('PATCH', `/instructions/${other.json.document.id}`, 'operator', { active: true })).json.document.active).toBe(true)
     expect((await call('PATCH', `/instructions/${docId}`, 'operator', { active: true })).json.document.active).toBe(true)
-    const listed = (await call('GET', '/instructions', 'operator')).json.documents 
+    const listed = (await call('GET', '/instructions', 'operator')).json.documents
     expect(listed.filter(doc => doc.active).map(doc => doc.id)).toEqual([docId])
   })
 

@@ -20,9 +20,32 @@ import { offlineEmbedder } from '#layers/memory/tests/fixtures/embedders'
 import { worksite } from '#layers/worksites/tests/fixtures/world'
 import { hubDatabase, signInEveryRole, startHub, type Hub } from '../helpers/hub'
 
-interface Step { id: number, seq: number, kind: string, tool: string | null, toolClass: string | null, status: string, error: string | null, write: { id: string, undoable: boolean } | null, undoneBy: string | null, sources: Array<{ kind: string, ref: string, title: string }> }
+interface Step {
+  id: number
+  seq: number
+  kind: string
+  tool: string | null
+  toolClass: string | null
+  status: string
+  error: string | null
+  write: { id: string, undoable: boolean } | null
+  undoneBy: string | null
+  sources: Array<{ kind: string, ref: string, title: string }>
+}
 interface View {
-  run: { id: string, status: string, agent: string, regime: string, provider: string | null, model: string | null, tokensIn: number, tokensOut: number, costUsd: number, iterations: number, answer: string | null }
+  run: {
+    id: string
+    status: string
+    agent: string
+    regime: string
+    provider: string | null
+    model: string | null
+    tokensIn: number
+    tokensOut: number
+    costUsd: number
+    iterations: number
+    answer: string | null
+  }
   steps: Step[]
   approvals: Array<{ id: string, status: string, tool: string, payload: Record<string, unknown>, askedOf: string }>
   sources: Array<{ kind: string, ref: string, title: string }>

@@ -29,7 +29,7 @@ afterAll(async () => {
 })
 
 const json = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => fetch(`${hub.url}${path}`, {
-  method, headers: { 'content-type': 'application/json', cookie: founder, ...headers }, body: JSON.stringify(body),
+  method, headers: { 'content-type': 'application/json', 'cookie': founder, ...headers }, body: JSON.stringify(body),
 })
 const login = (email: string, password: string) => fetch(`${hub.url}/api/auth/login`, {
   method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),

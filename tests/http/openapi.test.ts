@@ -55,7 +55,7 @@ describe('GET /api/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0')
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearer', 'session'])
     const create = document.paths['/api/clients']?.post
-    expect(create).toMatchObject({ 'x-required-role': 'operator', 'x-schema': 'zod', requestBody: { required: true } })
+    expect(create).toMatchObject({ 'x-required-role': 'operator', 'x-schema': 'zod', 'requestBody': { required: true } })
     const schema = create!.requestBody!.content['application/json'].schema as { properties: Record<string, unknown>, required: string[], additionalProperties: boolean }
     expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(ClientCreate.shape).sort())
     expect(schema.required).toEqual(['name'])

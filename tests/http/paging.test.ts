@@ -34,13 +34,24 @@ afterAll(async () => {
 
 const get = (path: string) => fetch(`${hub.url}${path}`, { headers: { cookie } })
 
-type Activity = { items: Array<{ source: string, actor: string, target: string | null, at: string }>, total: number, page: number, pageSize: number, actions: string[] }
+type Activity = {
+  items: Array<{ source: string, actor: string, target: string | null, at: string }>
+  total: number
+  page: number
+  pageSize: number
+  actions: string[]
+}
 const probes = '/api/activity?action=paging_probe&since=2026-02-01T00:00:00Z&until=2026-02-02T00:00:00Z'
 
 it('Activity: numbered pages of the chosen size, newest first, without gaps or repeats', async () => {
   const pages: Activity[] = []
   for (const page of [1, 2, 3, 4]) pages.push(await (await get(`${probes}&pageSize=10&page=${page}`)).json() as Activity)
-  expect(pages.map(p => [p.page, p.pageSize, p.total, p.items.length])).toEqual([[1, 10, 35, 10], [2, 10, 35, 10], [3, 10, 35, 10], [4, 10, 35, 5]])
+  expect(pages.map(p => [p.page, p.pageSize, p.total, p.items.length])).toEqual([
+    [1, 10, 35, 10],
+    [2, 10, 35, 10],
+    [3, 10, 35, 10],
+    [4, 10, 35, 5],
+  ])
   const rows = pages.flatMap(p => p.items)
   expect(new Set(rows.map(row => `${row.source}:${row.at}`)).size).toBe(35)
   const times = rows.map(row => row.at)
@@ -95,7 +106,10 @@ it('Activity CSV: the whole selection in the table\'s order, whatever the page',
   expect(lines[30]).toContain('"probe-30"')
 })
 
-type RunLog = { automation: unknown, runs: { items: Array<{ status: string, durationMs: number, startedAt: string }>, total: number, page: number, pageSize: number } }
+type RunLog = {
+  automation: unknown
+  runs: { items: Array<{ status: string, durationMs: number, startedAt: string }>, total: number, page: number, pageSize: number }
+}
 
 it('Run log: numbered pages and sorting, 400 on a column outside the whitelist', async () => {
   const first = await (await get('/api/automations/paging-probe/runs?pageSize=10')).json() as RunLog

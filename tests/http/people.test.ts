@@ -17,7 +17,15 @@ afterAll(async () => {
   await hub?.interrupt()
 })
 
-interface PersonView { id: string, email: string, name: string, role: string, active: boolean, invited: boolean, lastSignInAt: string | null }
+interface PersonView {
+  id: string
+  email: string
+  name: string
+  role: string
+  active: boolean
+  invited: boolean
+  lastSignInAt: string | null
+}
 interface LinkView { kind: string, url: string, expiresAt: string }
 
 const call = (method: string, path: string, cookie: string | undefined, body?: unknown) => fetch(`${hub.url}${path}`, {

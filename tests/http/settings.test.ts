@@ -40,7 +40,11 @@ afterAll(async () => {
   await smtp?.close()
 })
 
-async function api<T>(method: string, path: string, who: keyof typeof cookies): Promise<{ status: number, text: string, json: T & { data?: Record<string, unknown> } }> {
+async function api<T>(
+  method: string,
+  path: string,
+  who: keyof typeof cookies,
+): Promise<{ status: number, text: string, json: T & { data?: Record<string, unknown> } }> {
   const response = await fetch(`${hub.url}/api/settings${path}`, { method, headers: { cookie: cookies[who] } })
   const text = await response.text()
   return { status: response.status, text, json: JSON.parse(text) as T & { data?: Record<string, unknown> } }

@@ -24,7 +24,12 @@ interface Summary { id: number, name: string, enabled: boolean, builtIn: boolean
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
-async function call(method: string, path: string, who: Who | null, body?: unknown): Promise<{ status: number, json: Json, headers: Headers, bytes: Buffer }> {
+async function call(
+  method: string,
+  path: string,
+  who: Who | null,
+  body?: unknown,
+): Promise<{ status: number, json: Json, headers: Headers, bytes: Buffer }> {
   const response = await fetch(`${hub.url}/api${path}`, {
     method,
     headers: { ...(who ? { cookie: cookies[who] } : {}), ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },

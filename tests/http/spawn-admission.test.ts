@@ -75,7 +75,12 @@ it('keeps a stranger\'s injected mail waiting, refuses a viewer, and starts the 
   // The hub shows the verdict and the reason, to anyone signed in.
   const page = await fetch(`${hub.url}/api/atlas/messages/${id}`, { headers: { cookie: cookies.viewer! } })
   expect(page.status).toBe(200)
-  const detail = await page.json() as { message: { senderAuth: { verdict: string, flags: string[] } }, inbox: { status: string, admission: string }, materialised: unknown, recall: unknown }
+  const detail = (await page.json()) as {
+    message: { senderAuth: { verdict: string, flags: string[] } }
+    inbox: { status: string, admission: string }
+    materialised: unknown
+    recall: unknown
+  }
   expect(detail.message.senderAuth).toMatchObject({ verdict: 'none', flags: ['display_name_spoof'] })
   expect(detail.inbox).toMatchObject({ status: 'awaiting_approval', admission: 'awaiting' })
   expect(detail).toMatchObject({ materialised: null, recall: null })

@@ -24,7 +24,12 @@ afterAll(async () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
-async function call(method: string, path: string, auth: { cookie?: string, token?: string }, body?: unknown): Promise<{ status: number, json: Json, headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  auth: { cookie?: string, token?: string },
+  body?: unknown,
+): Promise<{ status: number, json: Json, headers: Headers }> {
   const response = await fetch(`${hub.url}/api${path}`, {
     method,
     headers: {
@@ -38,7 +43,12 @@ async function call(method: string, path: string, auth: { cookie?: string, token
   return { status: response.status, json: text ? JSON.parse(text) : null, headers: response.headers }
 }
 
-async function newToken(who: Who, name: string, scopes: string[], expiresInDays?: number): Promise<{ id: string, secret: string, prefix: string }> {
+async function newToken(
+  who: Who,
+  name: string,
+  scopes: string[],
+  expiresInDays?: number,
+): Promise<{ id: string, secret: string, prefix: string }> {
   const created = await call('POST', '/tokens', { cookie: cookies[who] }, { name, scopes, ...(expiresInDays ? { expiresInDays } : {}) })
   expect(created.status, JSON.stringify(created.json)).toBe(201)
   expect(created.headers.get('cache-control')).toBe('no-store')

@@ -90,7 +90,7 @@ describe('the embedded socket', () => {
     await expect(a`selec ${1}`).rejects.toThrow(/syntax error/)
     await expect(a`select ${'abc'}::int as n`).rejects.toThrow(/invalid input syntax/)
     await expect(a`select case when id = ${2} then 1 / 0 else id end as n from inbox order by id`).rejects.toThrow(/division by zero/)
-    await expect(a.begin(async tx => {
+    await expect(a.begin(async (tx) => {
       await tx`insert into inbox values (${3}, 'three')`
       await tx`select 1 / ${0}::int`
     })).rejects.toThrow(/division by zero/)

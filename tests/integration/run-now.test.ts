@@ -46,7 +46,11 @@ describeOnBothDatabases('running an automate now', (database) => {
 
   const finished = async (pid: number) => {
     const { db } = database()
-    await expect.poll(async () => (await db.select().from(opsCronRuns).where(eq(opsCronRuns.pid, pid)))[0]?.status, { timeout: 120_000, interval: 500 })
+    await expect
+      .poll(async () => (await db.select().from(opsCronRuns).where(eq(opsCronRuns.pid, pid)))[0]?.status, {
+        timeout: 120_000,
+        interval: 500,
+      })
       .toMatch(/^(ok|failed|not_configured|skipped)$/)
     return (await db.select().from(opsCronRuns).where(eq(opsCronRuns.pid, pid)))[0]!
   }
@@ -75,7 +79,13 @@ describeOnBothDatabases('running an automate now', (database) => {
   it('refuses, with a code, a run already going, a switched-off automate, an unknown one and a missing dry run', async () => {
     const { db } = database()
     const launched: string[] = []
-    const counting: RunNowDeps = { db, launch: async (name) => { launched.push(name); return { pid: 1 } } }
+    const counting: RunNowDeps = {
+      db,
+      launch: async (name) => {
+        launched.push(name)
+        return { pid: 1 }
+      },
+    }
     await acquireLease(db, leaseName('learning-suggest'), { holder: 'night', host: 'other-host', pid: 4242 }, 60_000)
     await expect(runAutomateNow(counting, 'learning-suggest', 'live', FOUNDER)).rejects.toMatchObject({ code: 'already_running', status: 409 })
     await releaseLease(db, leaseName('learning-suggest'), 'night')

@@ -119,6 +119,11 @@ async function startNative(log: (line: string) => void): Promise<SoakDatabase> {
   }
 }
 
-export async function startSoakDatabase(kind: SoakDatabaseKind, base: string, logDir: string, log: (line: string) => void): Promise<SoakDatabase> {
+export async function startSoakDatabase(
+  kind: SoakDatabaseKind,
+  base: string,
+  logDir: string,
+  log: (line: string) => void,
+): Promise<SoakDatabase> {
   return kind === 'embedded' ? await startEmbedded(base, logDir) : await startNative(log)
 }

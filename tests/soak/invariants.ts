@@ -52,7 +52,13 @@ const many = (rows: unknown[], limit = 10) => rows.slice(0, limit).map(row => JS
 export async function readInboxStates(db: Db): Promise<Array<InboxState & { messageId: number }>> {
   const rows = await db.execute<{ message_id: number, status: string, intent: string | null, admission: string | null, classify_attempts: number }>(sql`
     select message_id::int, status, intent, admission, classify_attempts from atlas_inbox order by message_id`)
-  return rows.map(row => ({ messageId: row.message_id, status: row.status, intent: row.intent, admission: row.admission, classifyAttempts: row.classify_attempts }))
+  return rows.map(row => ({
+    messageId: row.message_id,
+    status: row.status,
+    intent: row.intent,
+    admission: row.admission,
+    classifyAttempts: row.classify_attempts,
+  }))
 }
 
 export interface InvariantInput {

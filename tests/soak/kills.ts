@@ -13,7 +13,13 @@ export const ORPHAN_GRACE_MS = 10_000
  * kind (a process, the database, the hub) or a group with children (a worker mid-spawn, say)
  * — is taken when the kills left would not otherwise cover it, so a run long enough covers all.
  */
-export function pickVictim(victims: Victim[], random: () => number, killed: KillRecord[], killsLeft: number, hasChildren: (victim: Victim) => boolean = victim => groupAndDescendants(victim.pgid()!).length > 1): Victim | null {
+export function pickVictim(
+  victims: Victim[],
+  random: () => number,
+  killed: KillRecord[],
+  killsLeft: number,
+  hasChildren: (victim: Victim) => boolean = victim => groupAndDescendants(victim.pgid()!).length > 1,
+): Victim | null {
   const alive = victims.filter(victim => victim.pgid() !== null)
   const draw = random()
   if (alive.length === 0) return null

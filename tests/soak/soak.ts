@@ -132,7 +132,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       { name: 'approvals', script: 'tests/soak/approver.ts', args: ['--interval-ms', '1000', ...(hub ? ['--hub-url', hub.url] : [])], restartDelayMs: 1000 },
     ]
     services.push(...specs.map(spec => superviseService(spec, env, join(logDir, `${spec.name}.log`))))
-    const victims: Victim[] = [soakDb.victim, ...(hub ? [hub.service] : []), ...services].filter(victim => !options.victims || options.victims.includes(victim.name))
+    const victims: Victim[] = [soakDb.victim, ...(hub ? [hub.service] : []), ...services].filter(
+      victim => !options.victims || options.victims.includes(victim.name),
+    )
     const delivered: string[] = []
     const kills: KillRecord[] = []
     const watches: Array<Promise<void>> = []
@@ -188,7 +190,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // The last kill may have been the database or the hub: settling starts once they are back.
     await waitForDatabase(soakDb.url, 120_000)
     if (hub) await waitForHub(hub.url, 120_000)
-    const settling = await settle({ db, maxAttempts, mailbox: () => readMailbox(world.dovecot, world.user, MAILBOX), log }, options.settleSec * 1000)
+    const settling = await settle(
+      { db, maxAttempts, mailbox: () => readMailbox(world.dovecot, world.user, MAILBOX), log },
+      options.settleSec * 1000,
+    )
     log(`[soak] ${settling.settled ? `settled in ${settling.waitedSec} s` : `NOT settled after ${settling.waitedSec} s`}: ${settling.last}`)
     clearInterval(sampler)
     if (samplesFailed > 0) log(`[soak] ${samplesFailed} concurrency samples failed (the database was down)`)
@@ -204,7 +209,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       hub: hub !== null,
       delivered: delivered.length,
       kills,
-      restarts: Object.fromEntries([soakDb.victim, ...(hub ? [hub.service] : []), ...services].map(victim => [victim.name, victim.starts() - 1])),
+      restarts: Object.fromEntries(
+        [soakDb.victim, ...(hub ? [hub.service] : []), ...services].map(victim => [victim.name, victim.starts() - 1]),
+      ),
       settled: settling.settled,
       settling: { waitedSec: settling.waitedSec, last: settling.last },
       invariants,

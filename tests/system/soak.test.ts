@@ -22,7 +22,14 @@ it('a 3-minute soak: ≥ 10 kills of process groups, the database and the hub am
   const end = await soak.exited
   const json = end.output.split('\n').find(line => line.startsWith('{"seed"'))
   expect(json, end.output.slice(-4000)).toBeDefined()
-  const report = JSON.parse(json!) as { hub: boolean, delivered: number, kills: Kill[], settled: boolean, invariants: Array<{ name: string, ok: boolean }>, ok: boolean }
+  const report = JSON.parse(json!) as {
+    hub: boolean
+    delivered: number
+    kills: Kill[]
+    settled: boolean
+    invariants: Array<{ name: string, ok: boolean }>
+    ok: boolean
+  }
   expect(report.kills.length).toBeGreaterThanOrEqual(10)
   expect(report.delivered).toBeGreaterThanOrEqual(100)
   // A group with children, every one of them gone after the kill.

@@ -64,12 +64,18 @@ function sandbox(nodeBin: string): Sandbox {
   return { dir, clone, env }
 }
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null, output: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ code: number | null, output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
-    child.stdout.on('data', (chunk: Buffer) => output += chunk.toString())
-    child.stderr.on('data', (chunk: Buffer) => output += chunk.toString())
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s:\n${output.slice(-4000)}`))

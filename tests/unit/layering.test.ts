@@ -15,7 +15,21 @@ const ROOT = resolve(import.meta.dirname, '../..')
  * db ← base ← ai ← memory ← (agents, worksites, health) ← (skills, spawn) ← atlas ← learning (it
  * reads what every layer leaves) ← hub (the wiring: ports implemented across the layers below)
  */
-const RANK: Record<string, number> = { base: 0, ai: 1, clients: 2, memory: 2, agents: 3, worksites: 3, health: 3, skills: 4, spawn: 4, atlas: 5, learning: 6, settings: 6, hub: 7 }
+const RANK: Record<string, number> = {
+  base: 0,
+  ai: 1,
+  clients: 2,
+  memory: 2,
+  agents: 3,
+  worksites: 3,
+  health: 3,
+  skills: 4,
+  spawn: 4,
+  atlas: 5,
+  learning: 6,
+  settings: 6,
+  hub: 7,
+}
 const SKIP = new Set(['node_modules', '.nuxt', '.output', '.git', '.tmp', '.data', 'migrations'])
 const IMPORT = /(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g
 

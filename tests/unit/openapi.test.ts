@@ -31,7 +31,9 @@ const routes: ScannedRoute[] = apiDirs.flatMap(dir => filesUnder(dir).map(file =
 })))
 
 const document = buildOpenApiDocument(routes, hubApiSchemas, { version: '0.1.0', cookieName: 'synedre-session' })
-const operations = Object.entries(document.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })))
+const operations = Object.entries(document.paths).flatMap(([path, ops]) =>
+  Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+)
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true })
 
 describe('the OpenAPI document generator', () => {

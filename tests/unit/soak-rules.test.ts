@@ -55,7 +55,14 @@ describe('the victim of a kill', () => {
   const victims = [victim('collector', 'process'), victim('worker-1', 'process'), victim('database', 'database'), victim('hub-server', 'hub')]
 
   it('is drawn among the running ones, reproducibly from the seed', () => {
-    const draw = (seed: number) => Array.from({ length: 20 }, ((random) => () => pickVictim(victims, random, [], 100, none)!.name)(seededRandom(seed)))
+    const draw = (seed: number) =>
+      Array.from(
+        { length: 20 },
+        (
+          random => () =>
+            pickVictim(victims, random, [], 100, none)!.name
+        )(seededRandom(seed)),
+      )
     expect(draw(22)).toEqual(draw(22))
     expect(pickVictim([victim('down', 'process', null), victim('up', 'process')], seededRandom(1), [], 100, none)!.name).toBe('up')
     expect(pickVictim([victim('down', 'process', null)], seededRandom(1), [], 100, none)).toBeNull()

@@ -29,7 +29,9 @@ function apiDomains(): Set<string> {
 }
 
 it('names every first segment of the API in TOKEN_DOMAINS, or keeps it from tokens on purpose', () => {
-  const missing = [...apiDomains()].filter(domain => !NOT_FOR_TOKENS.has(domain) && !ANY_TOKEN.has(domain) && !(TOKEN_DOMAINS as readonly string[]).includes(domain))
+  const missing = [...apiDomains()].filter(
+    domain => !NOT_FOR_TOKENS.has(domain) && !ANY_TOKEN.has(domain) && !(TOKEN_DOMAINS as readonly string[]).includes(domain),
+  )
   expect(missing).toEqual([])
 })
 

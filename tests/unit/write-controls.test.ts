@@ -1,7 +1,8 @@
 // Every write control of the hub (a button, a form's submit, a switch, an editable field) carries
 // `data-write` naming the route it calls and is guarded by `useCan()` of that route on its own tag:
 // shown (v-if) or enabled (:disabled="!can(…)") only for a role the route's entry in
-// shared/access.ts lets through, so a page and its route cannot disagree. A static read of the .vue files; tests/e2e/viewer-pages.test.ts walks the
+// shared/access.ts lets through, so a page and its route cannot disagree. A static read of the .vue files; tests/e2e/viewer-pages.test.ts
+// walks the
 // pages as a viewer and finds none of these controls enabled.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
@@ -74,7 +75,10 @@ function declaredRoute(tag: string): string | undefined {
   return literal === undefined ? undefined : `'${literal}'`
 }
 
-/** Why a write control is not guarded, or null when it is: its own tag shows it (v-if) or enables it (:disabled) by `can(…)` of the route its `data-write` names. */
+/**
+ * Why a write control is not guarded, or null when it is: its own tag shows it (v-if) or enables it (:disabled) by `can(…)` of the route
+ * its `data-write` names.
+ */
 export function unguarded(tag: string): string | null {
   const route = declaredRoute(tag)
   if (!route || route === '\'\'') return 'data-write names no route'

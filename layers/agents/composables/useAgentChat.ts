@@ -15,7 +15,11 @@ export function useAgentChat() {
   /** Opens the panel with the current page as context. */
   function openChat() {
     const recordId = recordIdOf(route.params as Record<string, string | string[] | undefined>)
-    page.value = { path: route.path, ...(recordId ? { recordId } : {}), ...(import.meta.client && document.title ? { title: document.title.slice(0, 300) } : {}) }
+    page.value = {
+      path: route.path,
+      ...(recordId ? { recordId } : {}),
+      ...(import.meta.client && document.title ? { title: document.title.slice(0, 300) } : {}),
+    }
     open.value = true
   }
   return { open, page, openChat }

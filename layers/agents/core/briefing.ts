@@ -80,7 +80,10 @@ export interface Briefing {
  * The agent's own scars first, then global ones (no owner) up to k; another agent's scars
  * are never served, so that an agent does not take someone else's lessons as its own.
  */
-export async function relevantScars(recallScars: ScarRecall, request: { task: string, codename: string, k: number }): Promise<BriefingScar[]> {
+export async function relevantScars(
+  recallScars: ScarRecall,
+  request: { task: string, codename: string, k: number },
+): Promise<BriefingScar[]> {
   const { task, codename, k } = request
   const own = (await recallScars({ query: task, agent: codename, k })).filter(hit => hit.agent === codename).slice(0, k)
   const out: BriefingScar[] = own.map(hit => ({ ...hit, origin: 'own' }))
@@ -154,7 +157,10 @@ export function renderBriefing(parts: BriefingParts): string {
  * order), then the reflex entries from the last, then the user model, then cuts the mission
  * brief; the persona and the task stay whatever the budget (the budget is then exceeded).
  */
-export function fitBriefing(parts: BriefingParts, budget: number | null): { parts: BriefingParts, text: string, tokens: number, dropped: BriefingScar[] } {
+export function fitBriefing(
+  parts: BriefingParts,
+  budget: number | null,
+): { parts: BriefingParts, text: string, tokens: number, dropped: BriefingScar[] } {
   const current: BriefingParts = { ...parts, scars: [...parts.scars], reflex: [...parts.reflex] }
   const dropped: BriefingScar[] = []
   let text = renderBriefing(current)
@@ -164,7 +170,8 @@ export function fitBriefing(parts: BriefingParts, budget: number | null): { part
     if (current.scars.length) dropped.unshift(current.scars.pop()!)
     else if (current.reflex.length) current.reflex.pop()
     else if (current.user) current.user = null
-    else if (current.mission && current.mission.brief.length > 200) current.mission = { ...current.mission, brief: clip(current.mission.brief, Math.floor(current.mission.brief.length / 2)) }
+    else if (current.mission && current.mission.brief.length > 200)
+      current.mission = { ...current.mission, brief: clip(current.mission.brief, Math.floor(current.mission.brief.length / 2)) }
     else if (current.mission) current.mission = null
     else return false
     return true
@@ -190,7 +197,10 @@ export async function loadBriefing(deps: BriefingDeps, request: BriefingRequest)
     deps.userCore ? deps.userCore() : Promise.resolve(null),
   ])
   const nothingRecalled = recalled && scars.length === 0
-  const fitted = fitBriefing({ lang, persona: personaText, scars, mission, reflex: request.reflex ?? [], user, task, nothingRecalled }, budget)
+  const fitted = fitBriefing(
+    { lang, persona: personaText, scars, mission, reflex: request.reflex ?? [], user, task, nothingRecalled },
+    budget,
+  )
   return {
     codename: agent.codename,
     tier,

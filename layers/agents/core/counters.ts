@@ -19,21 +19,35 @@ export interface SpawnCounters {
   errorCount: number
 }
 
-export async function recordSpawnOutcome(db: Db, codename: string, outcome: SpawnOutcome, options: { ref?: string | null, summary?: string, at?: Date } = {}): Promise<SpawnCounters> {
-  if (!(SPAWN_OUTCOMES as readonly string[]).includes(outcome)) throw new AgentsError('bad_outcome', `the outcome must be completed or failed (got ${String(outcome)})`)
+export async function recordSpawnOutcome(
+  db: Db,
+  codename: string,
+  outcome: SpawnOutcome,
+  options: { ref?: string | null, summary?: string, at?: Date } = {},
+): Promise<SpawnCounters> {
+  if (!(SPAWN_OUTCOMES as readonly string[]).includes(outcome))
+    throw new AgentsError('bad_outcome', `the outcome must be completed or failed (got ${String(outcome)})`)
   const at = options.at ?? new Date()
   const failed = outcome === 'failed'
   return await db.transaction(async (tx) => {
-    const [row] = await tx.update(agents).set({
-      spawnCount: sql`${agents.spawnCount} + 1`,
-      errorCount: failed ? sql`${agents.errorCount} + 1` : agents.errorCount,
-      lastSpawnAt: at,
-      ...(failed ? { lastErrorAt: at } : {}),
-    }).where(eq(agents.codename, codename)).returning({ codename: agents.codename, spawnCount: agents.spawnCount, errorCount: agents.errorCount })
+    const [row] = await tx
+      .update(agents)
+      .set({
+        spawnCount: sql`${agents.spawnCount} + 1`,
+        errorCount: failed ? sql`${agents.errorCount} + 1` : agents.errorCount,
+        lastSpawnAt: at,
+        ...(failed ? { lastErrorAt: at } : {}),
+      })
+      .where(eq(agents.codename, codename))
+      .returning({ codename: agents.codename, spawnCount: agents.spawnCount, errorCount: agents.errorCount })
     if (!row) throw new AgentsError('unknown_agent', `no agent with codename "${codename}"`)
-    await tx.insert(agentsActivity).values({ agent: codename, kind: `spawn_${outcome}`, summary: options.summary ?? '', ref: options.ref ?? null, createdAt: at })
+    await tx
+      .insert(agentsActivity)
+      .values({ agent: codename, kind: `spawn_${outcome}`, summary: options.summary ?? '', ref: options.ref ?? null, createdAt: at })
     const delta = EXPERIENCE_DELTA[outcome]
-    await tx.insert(agentsExperience).values({ agent: codename, xp: delta, missions: 1, successes: failed ? 0 : 1, failures: failed ? 1 : 0, updatedAt: at })
+    await tx
+      .insert(agentsExperience)
+      .values({ agent: codename, xp: delta, missions: 1, successes: failed ? 0 : 1, failures: failed ? 1 : 0, updatedAt: at })
       .onConflictDoUpdate({
         target: agentsExperience.agent,
         set: {
@@ -44,7 +58,9 @@ export async function recordSpawnOutcome(db: Db, codename: string, outcome: Spaw
           updatedAt: at,
         },
       })
-    await tx.insert(agentsExperienceHistory).values({ agent: codename, delta, reason: `spawn ${outcome}${options.ref ? ` (${options.ref})` : ''}`, createdAt: at })
+    await tx
+      .insert(agentsExperienceHistory)
+      .values({ agent: codename, delta, reason: `spawn ${outcome}${options.ref ? ` (${options.ref})` : ''}`, createdAt: at })
     return row
   })
 }

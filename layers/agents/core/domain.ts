@@ -9,7 +9,7 @@ export const domain: DomainDescriptor = {
   planned: [
     'The roster of about thirty agents across four families and three rings',
     'Persona briefings in three tiers with their token counts',
-    "The animated reactor with each agent's live state",
+    'The animated reactor with each agent\'s live state',
     'Routing by prompt domain',
   ],
   pages: [

@@ -16,13 +16,6 @@ export const RING_MOTION: Record<1 | 2 | 3, { periodS: number, clockwise: boolea
   3: { periodS: 120, clockwise: true, label: 'Validation' },
 }
 
-export const FAMILY_LABELS: Record<AgentFamily, { fr: string, en: string }> = {
-  direction: { fr: 'Direction', en: 'Direction' },
-  cadrage: { fr: 'Cadrage', en: 'Scoping' },
-  execution: { fr: 'Exécution', en: 'Execution' },
-  validation: { fr: 'Validation', en: 'Validation' },
-}
-
 export function isAgentFamily(value: string): value is AgentFamily {
   return (AGENT_FAMILIES as readonly string[]).includes(value)
 }

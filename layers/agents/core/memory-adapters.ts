@@ -41,9 +41,15 @@ export function userCoreFrom(db: Db, subject?: string): UserCoreLookup {
 export function missionBriefFrom(db: Db): MissionBriefLookup {
   return async (project) => {
     if (!UUID.test(project)) return null
-    const [row] = await db.select({ title: workChantiers.title, brief: workChantiers.brief }).from(workChantiers).where(eq(workChantiers.id, project))
+    const [row] = await db
+      .select({ title: workChantiers.title, brief: workChantiers.brief })
+      .from(workChantiers)
+      .where(eq(workChantiers.id, project))
     if (row) return row
-    const [placed] = await db.select({ title: workProjects.name, brief: workProjects.missionBrief }).from(workProjects).where(eq(workProjects.id, project))
+    const [placed] = await db
+      .select({ title: workProjects.name, brief: workProjects.missionBrief })
+      .from(workProjects)
+      .where(eq(workProjects.id, project))
     return placed ?? null
   }
 }

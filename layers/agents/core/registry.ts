@@ -122,17 +122,49 @@ export async function agentDetail(db: Db, codename: string, now: Date = new Date
   const [beat] = await db.select().from(agentsHeartbeats).where(eq(agentsHeartbeats.agent, codename))
   const other = alias(agents, 'other')
   const [activity, outgoing, incoming, [experience]] = await Promise.all([
-    db.select({ id: agentsActivity.id, kind: agentsActivity.kind, summary: agentsActivity.summary, ref: agentsActivity.ref, createdAt: agentsActivity.createdAt })
-      .from(agentsActivity).where(eq(agentsActivity.agent, codename)).orderBy(desc(agentsActivity.createdAt), desc(agentsActivity.id)).limit(30),
-    db.select({ rel: agentsRelationships, codename: other.codename, nickname: other.nickname, family: other.groupName }).from(agentsRelationships)
-      .innerJoin(other, eq(other.codename, agentsRelationships.toAgent)).where(eq(agentsRelationships.fromAgent, codename)).orderBy(asc(agentsRelationships.id)),
-    db.select({ rel: agentsRelationships, codename: other.codename, nickname: other.nickname, family: other.groupName }).from(agentsRelationships)
-      .innerJoin(other, eq(other.codename, agentsRelationships.fromAgent)).where(eq(agentsRelationships.toAgent, codename)).orderBy(asc(agentsRelationships.id)),
-    db.select({ xp: agentsExperience.xp, missions: agentsExperience.missions, successes: agentsExperience.successes, failures: agentsExperience.failures })
-      .from(agentsExperience).where(eq(agentsExperience.agent, codename)),
+    db
+      .select({
+        id: agentsActivity.id,
+        kind: agentsActivity.kind,
+        summary: agentsActivity.summary,
+        ref: agentsActivity.ref,
+        createdAt: agentsActivity.createdAt,
+      })
+      .from(agentsActivity)
+      .where(eq(agentsActivity.agent, codename))
+      .orderBy(desc(agentsActivity.createdAt), desc(agentsActivity.id))
+      .limit(30),
+    db
+      .select({ rel: agentsRelationships, codename: other.codename, nickname: other.nickname, family: other.groupName })
+      .from(agentsRelationships)
+      .innerJoin(other, eq(other.codename, agentsRelationships.toAgent))
+      .where(eq(agentsRelationships.fromAgent, codename))
+      .orderBy(asc(agentsRelationships.id)),
+    db
+      .select({ rel: agentsRelationships, codename: other.codename, nickname: other.nickname, family: other.groupName })
+      .from(agentsRelationships)
+      .innerJoin(other, eq(other.codename, agentsRelationships.fromAgent))
+      .where(eq(agentsRelationships.toAgent, codename))
+      .orderBy(asc(agentsRelationships.id)),
+    db
+      .select({
+        xp: agentsExperience.xp,
+        missions: agentsExperience.missions,
+        successes: agentsExperience.successes,
+        failures: agentsExperience.failures,
+      })
+      .from(agentsExperience)
+      .where(eq(agentsExperience.agent, codename)),
   ])
-  const relation = (direction: 'out' | 'in') => (row: typeof outgoing[number]): AgentRelation =>
-    ({ direction, kind: row.rel.kind, note: row.rel.note, noteEn: row.rel.noteEn, other: { codename: row.codename, nickname: row.nickname, family: row.family } })
+  const relation
+    = (direction: 'out' | 'in') =>
+      (row: (typeof outgoing)[number]): AgentRelation => ({
+        direction,
+        kind: row.rel.kind,
+        note: row.rel.note,
+        noteEn: row.rel.noteEn,
+        other: { codename: row.codename, nickname: row.nickname, family: row.family },
+      })
   return {
     agent,
     summary: summarise(agent, beat ?? null, now),
@@ -156,7 +188,13 @@ export interface ReactorNode {
 export async function reactorNodes(db: Db, now: Date = new Date()): Promise<ReactorNode[]> {
   const rows = await listAgents(db, { active: true }, now)
   return rows
-    .map(row => ({ codename: row.codename, nickname: row.nickname, family: row.family, ring: row.reactorRing, state: row.state, role: row.roleEn || row.role }))
+    .map(row => ({
+      codename: row.codename,
+      nickname: row.nickname,
+      family: row.family,
+      ring: row.reactorRing,
+      state: row.state,
+      role: row.roleEn || row.role,
+    }))
     .sort((a, b) => a.ring - b.ring || a.family.localeCompare(b.family) || a.codename.localeCompare(b.codename))
 }
-

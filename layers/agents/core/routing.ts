@@ -45,6 +45,9 @@ export async function routeAgent(db: Db, rawDomain: string | null | undefined): 
     const [best] = [...candidates].sort(compareCandidates(domain))
     return { codename: best!.codename, domain, fallback: false, candidates: candidates.length }
   }
-  const [fallback] = await db.select({ codename: agents.codename }).from(agents).where(and(eq(agents.codename, FALLBACK_AGENT), eq(agents.active, 1)))
+  const [fallback] = await db
+    .select({ codename: agents.codename })
+    .from(agents)
+    .where(and(eq(agents.codename, FALLBACK_AGENT), eq(agents.active, 1)))
   return fallback ? { codename: fallback.codename, domain, fallback: true, candidates: 0 } : null
 }

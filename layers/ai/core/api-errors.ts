@@ -14,7 +14,10 @@ export function apiError(error: unknown): ApiErrorShape | null {
     return {
       statusCode: 503,
       statusMessage: error.message,
-      data: { code: error.code, failures: error.failures.map(({ provider, code, status }) => ({ provider, code, ...(status ? { status } : {}) })) },
+      data: {
+        code: error.code,
+        failures: error.failures.map(({ provider, code, status }) => ({ provider, code, ...(status ? { status } : {}) })),
+      },
     }
   }
   if (error instanceof AiAbortedError) return { statusCode: 499, statusMessage: error.message, data: { code: error.code } }

@@ -57,9 +57,16 @@ export async function runWithRetries<T extends AttemptUsage>(
       const aborted = error instanceof AiAbortedError
       const failure = aborted ? new ProviderError({ provider: target.provider, code: 'aborted', retryable: false }) : asProviderError(target.provider, error)
       ctx.ledger.record({
-        ...row(attempt), at: new Date(started), outcome: 'failed', error: failure.code, httpStatus: failure.status ?? null,
-        model: ctx.redact(failure.usage?.model ?? target.modelRequested), tokensIn: failure.usage?.tokensIn ?? 0, tokensOut: failure.usage?.tokensOut ?? 0,
-        reportedCostUsd: null, durationMs: ctx.now() - started,
+        ...row(attempt),
+        at: new Date(started),
+        outcome: 'failed',
+        error: failure.code,
+        httpStatus: failure.status ?? null,
+        model: ctx.redact(failure.usage?.model ?? target.modelRequested),
+        tokensIn: failure.usage?.tokensIn ?? 0,
+        tokensOut: failure.usage?.tokensOut ?? 0,
+        reportedCostUsd: null,
+        durationMs: ctx.now() - started,
       })
       if (aborted) throw error
       const delay = retryDelay(failure, attempt, policy, ctx.random)

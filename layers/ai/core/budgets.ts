@@ -56,7 +56,13 @@ const clampCounter = (credit: Counter, limits: BudgetLimits): Counter => ({
 
 const round = (value: number) => Number(value.toFixed(6))
 
-export async function subjectUsage(db: Db, kind: BudgetSubject, subject: string, period: MonthPeriod, limits: BudgetLimits): Promise<BudgetUsage> {
+export async function subjectUsage(
+  db: Db,
+  kind: BudgetSubject,
+  subject: string,
+  period: MonthPeriod,
+  limits: BudgetLimits,
+): Promise<BudgetUsage> {
   const [row] = await db.execute<{ included_tokens: string, included_cost: string, credit_tokens: string, credit_cost: string }>(sql`
     select coalesce(sum(tokens_in + tokens_out) filter (where ${INCLUDED}), 0) as included_tokens,
            coalesce(sum(cost_usd) filter (where ${INCLUDED}), 0) as included_cost,
@@ -68,7 +74,12 @@ export async function subjectUsage(db: Db, kind: BudgetSubject, subject: string,
   const included = { tokens: Number(row!.included_tokens), costUsd: round(Number(row!.included_cost)) }
   const credit = { tokens: Number(row!.credit_tokens), costUsd: round(Number(row!.credit_cost)) }
   const allocated = clampCounter(credit, limits)
-  return { included, credit, allocated, overBudget: { tokens: credit.tokens - allocated.tokens, costUsd: round(credit.costUsd - allocated.costUsd) } }
+  return {
+    included,
+    credit,
+    allocated,
+    overBudget: { tokens: credit.tokens - allocated.tokens, costUsd: round(credit.costUsd - allocated.costUsd) },
+  }
 }
 
 export function budgetRatio(usage: BudgetUsage, limits: BudgetLimits): number {
@@ -81,7 +92,13 @@ export function budgetRatio(usage: BudgetUsage, limits: BudgetLimits): number {
 const limitsOf = (budget: AiBudget | undefined): BudgetLimits =>
   ({ tokensMonthly: budget?.tokensMonthly ?? null, costUsdMonthly: budget?.costUsdMonthly ?? null })
 
-export async function budgetStatus(db: Db, kind: BudgetSubject, subject: string, period: MonthPeriod, budget?: AiBudget): Promise<BudgetStatus> {
+export async function budgetStatus(
+  db: Db,
+  kind: BudgetSubject,
+  subject: string,
+  period: MonthPeriod,
+  budget?: AiBudget,
+): Promise<BudgetStatus> {
   const limits = limitsOf(budget)
   const usage = await subjectUsage(db, kind, subject, period, limits)
   const ratio = budgetRatio(usage, limits)
@@ -119,7 +136,8 @@ export async function setBudget(db: Db, edit: BudgetEdit, actor: string): Promis
       ;[after] = await tx.insert(aiBudgets).values({ subjectKind: edit.kind, subject: edit.subject, ...values })
         .onConflictDoUpdate({ target: [aiBudgets.subjectKind, aiBudgets.subject], set: values }).returning() as [AiBudget]
     }
-    const shape = (row: AiBudget | null | undefined) => (row ? { tokensMonthly: row.tokensMonthly, costUsdMonthly: row.costUsdMonthly } : null)
+    const shape = (row: AiBudget | null | undefined) =>
+      row ? { tokensMonthly: row.tokensMonthly, costUsdMonthly: row.costUsdMonthly } : null
     await recordAudit(tx, { actor, action: 'ai_budget_updated', target: `${edit.kind}:${edit.subject}`, details: { before: shape(before), after: shape(after) } })
     return after
   })

@@ -56,18 +56,38 @@ export function parseJsonAnswer(text: string): unknown {
   }
 }
 
-async function attempt(ctx: FacadeContext, meta: CallMeta, provider: ProviderId, model: string, chain: string[], params: ChatParams): Promise<ChatOutcome> {
+async function attempt(
+  ctx: FacadeContext,
+  meta: CallMeta,
+  provider: ProviderId,
+  model: string,
+  chain: string[],
+  params: ChatParams,
+): Promise<ChatOutcome> {
   const client = ctx.registry.client(provider)!
-  const result = await runWithRetries(ctx, meta, { provider, via: client.via, modelRequested: model, chain: [...chain] }, ctx.retry.completion, async () => {
-    const answer = await client.chat!({ ...params, model })
-    if (!params.json) return { ...answer, data: undefined as unknown }
-    try {
-      return { ...answer, data: parseJsonAnswer(answer.content) }
-    }
-    catch {
-      throw new ProviderError({ provider, code: 'invalid_json', retryable: false, requestSpecific: true, detail: 'the answer is not a JSON object', usage: answer })
-    }
-  })
+  const result = await runWithRetries(
+    ctx,
+    meta,
+    { provider, via: client.via, modelRequested: model, chain: [...chain] },
+    ctx.retry.completion,
+    async () => {
+      const answer = await client.chat!({ ...params, model })
+      if (!params.json) return { ...answer, data: undefined as unknown }
+      try {
+        return { ...answer, data: parseJsonAnswer(answer.content) }
+      }
+      catch {
+        throw new ProviderError({
+          provider,
+          code: 'invalid_json',
+          retryable: false,
+          requestSpecific: true,
+          detail: 'the answer is not a JSON object',
+          usage: answer,
+        })
+      }
+    },
+  )
   return {
     content: result.content,
     data: result.data,
@@ -88,7 +108,9 @@ export async function chatWithFailover(ctx: FacadeContext, meta: CallMeta, plan:
   const chain: string[] = []
   const failures: FailedProvider[] = []
   let attempted = false
-  const tries = plan.candidates ?? plan.order.map((provider, index) => ({ provider, model: (index === 0 && plan.firstModel) || plan.defaults[provider] }))
+  const tries
+    = plan.candidates
+      ?? plan.order.map((provider, index) => ({ provider, model: (index === 0 && plan.firstModel) || plan.defaults[provider] }))
   for (const { provider, model } of tries) {
     const client = ctx.registry.client(provider)
     if (!client?.chat) {

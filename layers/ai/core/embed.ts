@@ -44,21 +44,36 @@ async function throttle(ctx: FacadeContext, provider: ProviderId): Promise<void>
   ctx.lastEmbedCall.set(provider, ctx.now())
 }
 
-function choose(ctx: FacadeContext, feature: string, wanted: { provider: ProviderId, model: string | null }, explicit: boolean): { provider: ProviderId, model: string, chain: string[] } {
+function choose(
+  ctx: FacadeContext,
+  feature: string,
+  wanted: { provider: ProviderId, model: string | null },
+  explicit: boolean,
+): { provider: ProviderId, model: string, chain: string[] } {
   if (ctx.forcedOffline) return { provider: 'offline', model: EMBEDDING_DEFAULT_MODELS.offline!, chain: [] }
   if (ctx.registry.client(wanted.provider)?.embed) {
     const model = wanted.model ?? defaultEmbedModel(ctx, wanted.provider)
-    if (!model) throw new AiUnavailableError(`${wanted.provider}: no embedding model named (set it in the routing table or OPENAI_COMPAT_EMBED_MODEL)`, [])
+    if (!model)
+      throw new AiUnavailableError(
+        `${wanted.provider}: no embedding model named (set it in the routing table or OPENAI_COMPAT_EMBED_MODEL)`,
+        [],
+      )
     return { provider: wanted.provider, model, chain: [] }
   }
   if (explicit) {
-    throw new AiUnavailableError(`${wanted.provider} is not configured for embeddings`, [{ provider: wanted.provider, code: 'not_configured', message: `${wanted.provider} has no key` }])
+    throw new AiUnavailableError(`${wanted.provider} is not configured for embeddings`, [
+      { provider: wanted.provider, code: 'not_configured', message: `${wanted.provider} has no key` },
+    ])
   }
   const chain = [`${wanted.provider}:not_configured`]
   for (const provider of EMBEDDING_SUBSTITUTES) {
     const model = defaultEmbedModel(ctx, provider)
     if (ctx.registry.client(provider)?.embed && model) {
-      logOnce(ctx, `embed-substitute:${feature}`, `[ai] ${feature}: the routed embedding provider ${wanted.provider} is not configured; ${provider} (${model}) embeds instead`)
+      logOnce(
+        ctx,
+        `embed-substitute:${feature}`,
+        `[ai] ${feature}: the routed embedding provider ${wanted.provider} is not configured; ${provider} (${model}) embeds instead`,
+      )
       return { provider, model, chain }
     }
   }
@@ -95,7 +110,9 @@ export async function embed(ctx: FacadeContext, request: EmbedRequest): Promise<
   const startedAt = ctx.now()
   const route = await resolveRoute(await ctx.db(), 'embed', input.feature, error => ctx.log(`[ai] routing table unreadable (${(error as Error).message}); canonical defaults apply`), ctx.routing)
   const explicit = input.provider !== 'auto'
-  const wanted = explicit ? { provider: input.provider as ProviderId, model: input.model ?? null } : { provider: route.provider, model: input.model ?? route.model }
+  const wanted = explicit
+    ? { provider: input.provider as ProviderId, model: input.model ?? null }
+    : { provider: route.provider, model: input.model ?? route.model }
   const { provider, model, chain } = choose(ctx, input.feature, wanted, explicit)
   const dimensions = typeof route.params.dimensions === 'number' ? route.params.dimensions : EMBEDDING_DIMENSIONS
   if (!Number.isInteger(dimensions) || dimensions < 1) throw new AiRequestError(`routing params.dimensions must be a positive integer (got ${String(route.params.dimensions)})`)
@@ -110,10 +127,24 @@ export async function embed(ctx: FacadeContext, request: EmbedRequest): Promise<
   for (let start = 0; start < input.texts.length; start += EMBEDDING_BATCH_SIZE) {
     const texts = input.texts.slice(start, start + EMBEDDING_BATCH_SIZE)
     try {
-      const result = await runWithRetries(ctx, meta, { provider, via: client.via, modelRequested: model, chain }, ctx.retry.embedding, async () => {
-        const answer = await client.embed!({ model, texts, inputType: input.inputType, dimensions, timeoutMs: input.timeoutMs ?? EMBEDDING_TIMEOUT_MS, signal: request.signal })
-        return { ...answer, tokensOut: 0 }
-      }, () => throttle(ctx, provider))
+      const result = await runWithRetries(
+        ctx,
+        meta,
+        { provider, via: client.via, modelRequested: model, chain },
+        ctx.retry.embedding,
+        async () => {
+          const answer = await client.embed!({
+            model,
+            texts,
+            inputType: input.inputType,
+            dimensions,
+            timeoutMs: input.timeoutMs ?? EMBEDDING_TIMEOUT_MS,
+            signal: request.signal,
+          })
+          return { ...answer, tokensOut: 0 }
+        },
+        () => throttle(ctx, provider),
+      )
       vectors.push(...result.vectors)
       tokensIn += result.tokensIn
       answeredModel = result.model

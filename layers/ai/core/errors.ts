@@ -4,7 +4,10 @@ import type { ProviderId } from './catalog'
 
 export interface ProviderErrorInit {
   provider: ProviderId
-  /** Machine-readable reason: http_500, timeout, network, rate_limited, overloaded, billing_error, insufficient_quota, spend_limit, invalid_json, … */
+  /**
+   * Machine-readable reason: http_500, timeout, network, rate_limited, overloaded, billing_error, insufficient_quota, spend_limit,
+   * invalid_json, …
+   */
   code: string
   status?: number
   retryable: boolean

@@ -59,7 +59,9 @@ export interface AiFacade {
   /** One turn of a tool-using conversation: text and/or tool calls back (the agent engine). */
   chatWithTools: (request: ToolChatRequest) => Promise<ToolChatResult>
   embed: (request: EmbedRequest) => Promise<EmbedResult>
-  /** Where the next embed() of this feature would go (provider, model, dimensions), without calling anything; null when nothing can embed. */
+  /**
+   * Where the next embed() of this feature would go (provider, model, dimensions), without calling anything; null when nothing can embed.
+   */
   embeddingTarget: (feature: string, provider?: 'auto' | ProviderId, model?: string) => Promise<EmbeddingTarget | null>
   /** Configured or not, where requests go, cooldowns — never a key. */
   providers: () => ProviderOverview[]
@@ -71,7 +73,7 @@ export function createAiFacade(deps: AiFacadeDeps): AiFacade {
   const redact = createRedactor(secretValues(deps.env))
   const write = deps.log ?? ((line: string) => void process.stderr.write(`${line}\n`))
   const log = (line: string) => write(redact(line))
-  const getDb: (() => Promise<Db>) | undefined = typeof deps.db === 'function' ? deps.db : deps.db ? (async () => deps.db as Db) : undefined
+  const getDb: (() => Promise<Db>) | undefined = typeof deps.db === 'function' ? deps.db : deps.db ? async () => deps.db as Db : undefined
   const now = deps.now ?? Date.now
   const ctx: FacadeContext = {
     env: deps.env,

@@ -64,7 +64,13 @@ export function errorFields(body: unknown): ErrorFields {
 const SPEND_LIMIT = /spend(ing)? limit|usage limit|monthly limit|credit balance|billing/i
 
 /** Turns a provider's HTTP error response into a ProviderError that knows whether to retry. */
-export function httpFailure(provider: ProviderId, status: number, headers: Headers | undefined, body: unknown, now?: number): ProviderError {
+export function httpFailure(
+  provider: ProviderId,
+  status: number,
+  headers: Headers | undefined,
+  body: unknown,
+  now?: number,
+): ProviderError {
   const fields = errorFields(body)
   const detail = fields.message
   const kind = fields.type ?? fields.code
@@ -80,7 +86,12 @@ export function httpFailure(provider: ProviderId, status: number, headers: Heade
   }
   if (status === 402) return new ProviderError({ ...base, code: 'billing_error', retryable: false })
   if (PERMANENT_STATUSES.has(status)) {
-    return new ProviderError({ ...base, code: kind ? `http_${status}_${kind}` : `http_${status}`, retryable: false, requestSpecific: REQUEST_SPECIFIC_STATUSES.has(status) })
+    return new ProviderError({
+      ...base,
+      code: kind ? `http_${status}_${kind}` : `http_${status}`,
+      retryable: false,
+      requestSpecific: REQUEST_SPECIFIC_STATUSES.has(status),
+    })
   }
   const wait = retryAfterMs(headers, now)
   if (status === 529 || fields.type === 'overloaded_error') {

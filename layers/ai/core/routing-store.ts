@@ -79,7 +79,13 @@ export async function loadRoutingRows(db: Db, feature: string): Promise<RoutingR
 }
 
 /** Fail-soft: an unreachable database (or none) means canonical defaults. */
-export async function resolveRoute(db: Db | undefined, kind: RouteKind, feature: string, onError?: (error: unknown) => void, cache?: RoutingCache): Promise<Route> {
+export async function resolveRoute(
+  db: Db | undefined,
+  kind: RouteKind,
+  feature: string,
+  onError?: (error: unknown) => void,
+  cache?: RoutingCache,
+): Promise<Route> {
   let rows: RoutingRows = { useCanonical: true }
   if (db) {
     try {

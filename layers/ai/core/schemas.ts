@@ -67,4 +67,6 @@ export const BudgetBody = z.object({
 export type BudgetBodyInput = z.infer<typeof BudgetBody>
 
 /** A priced model in or out of the allowance (founder only). */
-export const IncludedBody = z.object({ provider: z.string().trim().min(1).max(100), model: z.string().trim().min(1).max(200), included: z.boolean() }).strict()
+export const IncludedBody = z
+  .object({ provider: z.string().trim().min(1).max(100), model: z.string().trim().min(1).max(200), included: z.boolean() })
+  .strict()

@@ -8,6 +8,8 @@ export interface SpendPeriod { from: Date, to: Date }
 
 export interface SpendBucket {
   key: string
+  /** The catalog's key of `key` where the server words it (the calls made for no client). */
+  labelKey?: string
   calls: number
   failures: number
   tokensIn: number
@@ -32,11 +34,19 @@ export interface SpendReport {
   byTenant: SpendBucket[]
 }
 
-type Row = { key: string | null, calls: number, failures: number, tokens_in: string | number, tokens_out: string | number, cost_usd: string | number }
+type Row = {
+  key: string | null
+  calls: number
+  failures: number
+  tokens_in: string | number
+  tokens_out: string | number
+  cost_usd: string | number
+}
 
-function bucket(row: Row, fallbackKey: string): SpendBucket {
+function bucket(row: Row, fallbackKey: string, fallbackLabelKey?: string): SpendBucket {
   return {
     key: row.key ?? fallbackKey,
+    ...(row.key === null && fallbackLabelKey ? { labelKey: fallbackLabelKey } : {}),
     calls: Number(row.calls),
     failures: Number(row.failures),
     tokensIn: Number(row.tokens_in),
@@ -91,7 +101,10 @@ export async function spendReport(db: Db, period: SpendPeriod): Promise<SpendRep
   const found = new Map(days.map(row => [row.key!, bucket(row, '')]))
   for (let t = period.from.getTime(); t < period.to.getTime(); t += 86_400_000) {
     const key = new Date(t).toISOString().slice(0, 10)
-    byDay.push({ ...(found.get(key) ?? { key, calls: 0, failures: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 }), ...(perDay.get(key) ?? { byProvider: {}, callsByProvider: {}, tokensByProvider: {} }) })
+    byDay.push({
+      ...(found.get(key) ?? { key, calls: 0, failures: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 }),
+      ...(perDay.get(key) ?? { byProvider: {}, callsByProvider: {}, tokensByProvider: {} }),
+    })
   }
   return {
     from: period.from.toISOString(),
@@ -100,7 +113,7 @@ export async function spendReport(db: Db, period: SpendPeriod): Promise<SpendRep
     byDay,
     byProvider: providers.map(row => bucket(row, '')),
     byFeature: features.map(row => bucket(row, '')),
-    byTenant: tenants.map(row => bucket(row, '(no tenant)')),
+    byTenant: tenants.map(row => bucket(row, '(no tenant)', 'ai.spend.noTenant')),
   }
 }
 

@@ -56,7 +56,12 @@ export async function chatWithTools(ctx: FacadeContext, request: ToolChatRequest
     feature: input.feature,
   }
   if (input.pinned) {
-    return await chatWithFailover(ctx, meta, { order: [input.pinned.provider], firstModel: input.pinned.model, defaults: {}, offlineFallback: false }, params)
+    return await chatWithFailover(
+      ctx,
+      meta,
+      { order: [input.pinned.provider], firstModel: input.pinned.model, defaults: {}, offlineFallback: false },
+      params,
+    )
   }
   if (input.candidates && !ctx.forcedOffline) {
     return await chatWithFailover(ctx, meta, { order: [], candidates: input.candidates, defaults: {}, offlineFallback: false }, params)

@@ -10,6 +10,8 @@ export interface UsageBucket {
   key: string
   /** A readable name where one exists (a client's name), else the key. */
   label: string
+  /** The catalog's key of the label where the server words it (the calls made for no one). */
+  labelKey?: string
   calls: number
   tokens: number
   costUsd: number
@@ -30,7 +32,16 @@ export interface UsageReport {
   budgets: BudgetStatus[]
 }
 
-type Row = { key: string | null, label: string | null, calls: number, tokens: string, cost: string, included_tokens: string, credit_tokens: string, credit_cost: string }
+type Row = {
+  key: string | null
+  label: string | null
+  calls: number
+  tokens: string
+  cost: string
+  included_tokens: string
+  credit_tokens: string
+  credit_cost: string
+}
 
 const INCLUDED = sql`(c.bucket = 'allowance' or c.provider = 'offline')`
 
@@ -49,9 +60,10 @@ function grouped(db: Db, period: MonthPeriod, key: SQL, label: SQL = key, join: 
     order by 5 desc, 4 desc, 1`)
 }
 
-const bucket = (fallback: string) => (row: Row): UsageBucket => ({
+const bucket = (fallback: string, fallbackKey?: string) => (row: Row): UsageBucket => ({
   key: row.key ?? fallback,
   label: row.label ?? row.key ?? fallback,
+  ...(row.key === null && fallbackKey ? { labelKey: fallbackKey } : {}),
   calls: Number(row.calls),
   tokens: Number(row.tokens),
   costUsd: Number(Number(row.cost).toFixed(6)),
@@ -74,9 +86,9 @@ export async function usageReport(db: Db, period: MonthPeriod): Promise<UsageRep
     from: period.from.toISOString(),
     to: period.to.toISOString(),
     total: total[0] ? bucket('total')(total[0]) : { key: 'total', label: 'total', calls: 0, tokens: 0, costUsd: 0, includedTokens: 0, creditTokens: 0, creditCostUsd: 0 },
-    byPerson: persons.map(bucket('(no person)')),
-    byAgent: agents.map(bucket('(no agent)')),
-    byClient: clients.map(bucket('(no client)')),
+    byPerson: persons.map(bucket('(no person)', 'ai.usage.none.person')),
+    byAgent: agents.map(bucket('(no agent)', 'ai.usage.none.agent')),
+    byClient: clients.map(bucket('(no client)', 'ai.usage.none.client')),
     byModel: models.map(bucket('')),
     budgets: await Promise.all(budgets.map(budget => budgetStatus(db, budget.subjectKind, budget.subject, period, budget))),
   }

@@ -8,7 +8,7 @@
 //     the reason, until an operator approves or rejects it in the hub.
 import type { SenderAuth } from '#db/schema/atlas'
 import type { TenantMatch } from './tenants'
-import { normaliseAddress } from './text'
+import { normaliseAddress } from '#layers/spawn/core/text'
 
 /** The intents a spawn is for (noise and conseil never start an agent). */
 export const SPAWN_INTENTS = ['run', 'chantier', 'question', 'negociation'] as const
@@ -36,7 +36,12 @@ export interface SenderStanding {
   reasons: string[]
 }
 
-export function senderStanding(auth: SenderAuth | null, fromAddress: string | null, people: { founderEmails: string[], teamEmails: string[] }, tenantOfAddress: TenantMatch | null): SenderStanding {
+export function senderStanding(
+  auth: SenderAuth | null,
+  fromAddress: string | null,
+  people: { founderEmails: string[], teamEmails: string[] },
+  tenantOfAddress: TenantMatch | null,
+): SenderStanding {
   const address = normaliseAddress(fromAddress)
   const authenticated = auth?.verdict === 'pass' && address !== ''
   const isFounder = address !== '' && people.founderEmails.includes(address)
@@ -55,10 +60,10 @@ export function senderStanding(auth: SenderAuth | null, fromAddress: string | nu
   }
 }
 
-export type Admission =
-  | { admission: 'auto', reason: string }
-  | { admission: 'awaiting', reason: string }
-  | { admission: null, reason: string }
+export type Admission
+  = | { admission: 'auto', reason: string }
+    | { admission: 'awaiting', reason: string }
+    | { admission: null, reason: string }
 
 export function decideAdmission(intent: string, standing: SenderStanding): Admission {
   if (!isSpawnIntent(intent)) return { admission: null, reason: `${intent} never starts an agent` }

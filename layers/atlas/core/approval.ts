@@ -17,7 +17,7 @@ import type { RecallDeps } from '#layers/memory/core/recall/engine'
 import { recallForRecord } from '#layers/worksites/core/pre-creation-recall'
 import { cancelRecord, isWorkKind, materialiseRecord, type Materialised, type WorkKind } from '#layers/worksites/core/registries'
 import { recordAtlasAudit } from './audit'
-import { clip } from './text'
+import { clip } from '#layers/spawn/core/text'
 
 export type ApprovalDecision = 'approve' | 'reject'
 
@@ -32,14 +32,20 @@ export interface ApprovedRecord {
   action: Materialised['action'] | 'kept'
 }
 
-export type ApprovalResult =
-  | { ok: true, messageId: number, status: 'classified' | 'rejected', by: string, at: string, materialised: ApprovedRecord | null }
-  | { ok: false, code: 'not_found' }
-  | { ok: false, code: 'not_awaiting_approval', status: string }
+export type ApprovalResult
+  = | { ok: true, messageId: number, status: 'classified' | 'rejected', by: string, at: string, materialised: ApprovedRecord | null }
+    | { ok: false, code: 'not_found' }
+    | { ok: false, code: 'not_awaiting_approval', status: string }
 
 class NoLongerWaiting extends Error {}
 
-export async function decideApproval(db: Db, messageId: number, decision: ApprovalDecision, actor: string, note?: string): Promise<ApprovalResult> {
+export async function decideApproval(
+  db: Db,
+  messageId: number,
+  decision: ApprovalDecision,
+  actor: string,
+  note?: string,
+): Promise<ApprovalResult> {
   try {
     return await decideInTransaction(db, messageId, decision, actor, note)
   }
@@ -50,39 +56,64 @@ export async function decideApproval(db: Db, messageId: number, decision: Approv
   }
 }
 
-async function decideInTransaction(db: Db, messageId: number, decision: ApprovalDecision, actor: string, note?: string): Promise<ApprovalResult> {
+async function decideInTransaction(
+  db: Db,
+  messageId: number,
+  decision: ApprovalDecision,
+  actor: string,
+  note?: string,
+): Promise<ApprovalResult> {
   return await db.transaction(async (tx) => {
     const [current] = await tx.select().from(atlasInbox).where(eq(atlasInbox.messageId, messageId)).for('update')
     if (!current) return { ok: false as const, code: 'not_found' as const }
-    if (current.status !== 'awaiting_approval') return { ok: false as const, code: 'not_awaiting_approval' as const, status: current.status }
+    if (current.status !== 'awaiting_approval')
+      return { ok: false as const, code: 'not_awaiting_approval' as const, status: current.status }
     const at = new Date()
     const approve = decision === 'approve'
     const cleanNote = note ? clip(note, 500) : undefined
-    const status = approve ? 'classified' as const : 'rejected' as const
-    const linked = current.materialisedKind && isWorkKind(current.materialisedKind) && current.materialisedId ? { kind: current.materialisedKind, id: current.materialisedId } : null
+    const status = approve ? ('classified' as const) : ('rejected' as const)
+    const linked
+      = current.materialisedKind && isWorkKind(current.materialisedKind) && current.materialisedId
+        ? { kind: current.materialisedKind, id: current.materialisedId }
+        : null
     let materialised: ApprovedRecord | null = null
     if (approve && linked) materialised = { ...linked, action: 'kept' }
-    else if (approve && current.intent && isWorkKind(current.intent)) materialised = await materialiseApproved(tx, messageId, current.intent, current.tenantId, actor)
-    const updated = await tx.update(atlasInbox).set({
-      status,
-      statusReason: approve ? `approved by ${actor}: an agent starts at the next spawn cycle` : `rejected by ${actor}${cleanNote ? `: ${cleanNote}` : ''}`,
-      needsHuman: false,
-      admission: approve ? 'approved' : 'rejected',
-      admissionBy: actor,
-      admissionAt: at,
-      materialisedKind: materialised?.kind ?? null,
-      materialisedId: materialised?.id ?? null,
-      revision: sql`${atlasInbox.revision} + 1`,
-      updatedAt: at,
-    }).where(and(eq(atlasInbox.id, current.id), eq(atlasInbox.status, 'awaiting_approval'))).returning({ id: atlasInbox.id })
+    else if (approve && current.intent && isWorkKind(current.intent))
+      materialised = await materialiseApproved(tx, messageId, current.intent, current.tenantId, actor)
+    const updated = await tx
+      .update(atlasInbox)
+      .set({
+        status,
+        statusReason: approve
+          ? `approved by ${actor}: an agent starts at the next spawn cycle`
+          : `rejected by ${actor}${cleanNote ? `: ${cleanNote}` : ''}`,
+        needsHuman: false,
+        admission: approve ? 'approved' : 'rejected',
+        admissionBy: actor,
+        admissionAt: at,
+        materialisedKind: materialised?.kind ?? null,
+        materialisedId: materialised?.id ?? null,
+        revision: sql`${atlasInbox.revision} + 1`,
+        updatedAt: at,
+      })
+      .where(and(eq(atlasInbox.id, current.id), eq(atlasInbox.status, 'awaiting_approval')))
+      .returning({ id: atlasInbox.id })
     // Unreachable while the row is held; should it happen, the rollback takes back the record
     // this approval may have written, and the caller hears the message was no longer waiting.
     if (updated.length === 0) throw new NoLongerWaiting()
     if (!approve && linked) await cancelRecord(tx, linked.kind, linked.id)
-    const details = { decision, by: actor, at: at.toISOString(), intent: current.intent, waitedFor: current.admissionReason, note: cleanNote }
+    const details = {
+      decision,
+      by: actor,
+      at: at.toISOString(),
+      intent: current.intent,
+      waitedFor: current.admissionReason,
+      note: cleanNote,
+    }
     await recordAtlasAudit(tx, { messageId, action: approve ? 'spawn_approved' : 'spawn_rejected', actor, details })
     await recordAudit(tx, { actor, action: approve ? 'atlas.approve' : 'atlas.reject', target: `atlas_message:${messageId}`, details })
-    if (materialised && materialised.action !== 'kept') await recordAtlasAudit(tx, { messageId, action: 'materialised', actor, details: { ...materialised, on: 'approval' } })
+    if (materialised && materialised.action !== 'kept')
+      await recordAtlasAudit(tx, { messageId, action: 'materialised', actor, details: { ...materialised, on: 'approval' } })
     return { ok: true as const, messageId, status, by: actor, at: at.toISOString(), materialised }
   })
 }
@@ -103,7 +134,10 @@ export async function recallApproved(deps: { db: RecallDeps['db'], embedder: () 
   const { kind, id, action } = result.materialised
   if (action !== 'created' && action !== 'reactivated') return
   try {
-    const [message] = await deps.db.select({ subject: atlasMessages.subject, textBody: atlasMessages.textBody }).from(atlasMessages).where(eq(atlasMessages.id, result.messageId))
+    const [message] = await deps.db
+      .select({ subject: atlasMessages.subject, textBody: atlasMessages.textBody })
+      .from(atlasMessages)
+      .where(eq(atlasMessages.id, result.messageId))
     await recallForRecord({ db: deps.db, embedder: await deps.embedder(), log: deps.log }, { kind, id, title: message?.subject ?? '', body: message?.textBody ?? '' })
   }
   catch (error) {

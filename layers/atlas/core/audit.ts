@@ -1,8 +1,8 @@
 // The pipeline's audit trail (atlas_audit, append-only): one row per pipeline action.
 import type { Db } from '#db/client'
 import { atlasAudit } from '#db/schema/atlas'
-import { cleanDetails } from './text'
-import type { AuditAction } from './vocabulary'
+import { cleanDetails } from '#layers/spawn/core/text'
+import type { AuditAction } from '#layers/spawn/core/vocabulary'
 
 export interface AtlasAuditInput {
   messageId?: number | null

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import { atlasCalibrationReports } from '#db/schema/atlas'
 import { UNCERTAIN_BELOW } from './classify/guardrails'
-import { INTENTS, type Intent } from './vocabulary'
+import { INTENTS, type Intent } from '#layers/spawn/core/vocabulary'
 
 export const PROMOTION_SUCCESS_RATE = 0.9
 export const PROMOTION_MIN_JOBS = 30
@@ -80,7 +80,8 @@ export function currentMonth(now: Date): string {
 }
 
 const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null)
-const round = (value: number | null, digits = 4): number | null => (value === null || Number.isNaN(value) ? null : Number(value.toFixed(digits)))
+const round = (value: number | null, digits = 4): number | null =>
+  value === null || Number.isNaN(value) ? null : Number(value.toFixed(digits))
 
 /** The status of every materialised record, whatever its registry. */
 const JOBS = sql`(
@@ -91,11 +92,22 @@ const JOBS = sql`(
   union all select 'conseil', id, status from work_conseils
 )`
 
-export async function computeCalibration(db: Pick<Db, 'execute'>, month: string, now = new Date()): Promise<CalibrationReport> {
-  const range = monthRange(month)
+type IntentRow = {
+  intent: string
+  classified: number
+  mean: number | null
+  stddev: number | null
+  uncertain: number
+  jobs: number
+  cancelled: number
+  rejected: number
+}
+
+/** The month's figures as the database counts them: per intent, the pipeline's events, the flagged failures, the track record. */
+async function readFigures(db: Pick<Db, 'execute'>, range: { from: Date, to: Date }) {
   const from = sql`${range.from.toISOString()}::timestamptz`
   const to = sql`${range.to.toISOString()}::timestamptz`
-  const perIntent = await db.execute<{ intent: string, classified: number, mean: number | null, stddev: number | null, uncertain: number, jobs: number, cancelled: number, rejected: number }>(sql`
+  const perIntent = await db.execute<IntentRow>(sql`
     select i.intent,
            count(*)::int as classified,
            avg(i.confidence)::float8 as mean,
@@ -120,9 +132,13 @@ export async function computeCalibration(db: Pick<Db, 'execute'>, month: string,
     select count(j.id)::int as jobs, count(j.id) filter (where j.status in ('cancelled', 'rejected'))::int as cancelled
     from atlas_inbox i join ${JOBS} j on j.kind = i.materialised_kind and j.id = i.materialised_id
     where i.classified_at < ${to}`)
+  return { perIntent, events, flagged, track }
+}
 
+/** One line per intent of the vocabulary, zero for an intent the month did not see. */
+function intentCalibrations(perIntent: IntentRow[]): IntentCalibration[] {
   const byIntent = new Map(perIntent.map(row => [row.intent, row]))
-  const intents: IntentCalibration[] = INTENTS.map((intent) => {
+  return INTENTS.map((intent) => {
     const row = byIntent.get(intent)
     const classified = row?.classified ?? 0
     const jobs = row?.jobs ?? 0
@@ -141,16 +157,38 @@ export async function computeCalibration(db: Pick<Db, 'execute'>, month: string,
       successRate: round(ratio(jobs - cancelled - rejected, jobs)),
     }
   })
-  const classified = intents.reduce((sum, i) => sum + i.classified, 0)
-  const uncertain = intents.reduce((sum, i) => sum + i.uncertain, 0)
-  const jobs = intents.reduce((sum, i) => sum + i.jobs, 0)
-  const cancelledJobs = intents.reduce((sum, i) => sum + i.cancelledJobs, 0)
-  const rejectedJobs = intents.reduce((sum, i) => sum + i.rejectedJobs, 0)
+}
+
+/** Whether the whole track record (every month so far) reaches the threshold for multi-tenant use. */
+function promotionOf(track: { jobs: number, cancelled: number } | undefined): CalibrationReport['promotion'] {
   const trackJobs = track?.jobs ?? 0
   const successes = trackJobs - (track?.cancelled ?? 0)
   const successRate = ratio(successes, trackJobs)
   const reached = trackJobs >= PROMOTION_MIN_JOBS && successRate !== null && successRate > PROMOTION_SUCCESS_RATE
   const percent = successRate === null ? 'no job yet' : `${(successRate * 100).toFixed(1)} % success`
+  return {
+    threshold: PROMOTION_SUCCESS_RATE,
+    minJobs: PROMOTION_MIN_JOBS,
+    jobs: trackJobs,
+    successes,
+    successRate: round(successRate),
+    reached,
+    explanation: reached
+      ? `Reached: ${percent} over ${trackJobs} internal jobs (> ${PROMOTION_SUCCESS_RATE * 100} % over ≥ ${PROMOTION_MIN_JOBS}). Multi-tenant use may be considered.`
+      : `Not reached: ${percent} over ${trackJobs} internal job(s); needs > ${PROMOTION_SUCCESS_RATE * 100} % over ≥ ${PROMOTION_MIN_JOBS}. Atlas stays internal.`,
+  }
+}
+
+export async function computeCalibration(db: Pick<Db, 'execute'>, month: string, now = new Date()): Promise<CalibrationReport> {
+  const range = monthRange(month)
+  const { perIntent, events, flagged, track } = await readFigures(db, range)
+  const intents = intentCalibrations(perIntent)
+  const sum = (pick: (i: IntentCalibration) => number) => intents.reduce((total, i) => total + pick(i), 0)
+  const classified = sum(i => i.classified)
+  const uncertain = sum(i => i.uncertain)
+  const jobs = sum(i => i.jobs)
+  const cancelledJobs = sum(i => i.cancelledJobs)
+  const rejectedJobs = sum(i => i.rejectedJobs)
   return {
     month,
     from: range.from.toISOString(),
@@ -170,23 +208,18 @@ export async function computeCalibration(db: Pick<Db, 'execute'>, month: string,
       successRate: round(ratio(jobs - cancelledJobs - rejectedJobs, jobs)),
     },
     intents,
-    promotion: {
-      threshold: PROMOTION_SUCCESS_RATE,
-      minJobs: PROMOTION_MIN_JOBS,
-      jobs: trackJobs,
-      successes,
-      successRate: round(successRate),
-      reached,
-      explanation: reached
-        ? `Reached: ${percent} over ${trackJobs} internal jobs (> ${PROMOTION_SUCCESS_RATE * 100} % over ≥ ${PROMOTION_MIN_JOBS}). Multi-tenant use may be considered.`
-        : `Not reached: ${percent} over ${trackJobs} internal job(s); needs > ${PROMOTION_SUCCESS_RATE * 100} % over ≥ ${PROMOTION_MIN_JOBS}. Atlas stays internal.`,
-    },
+    promotion: promotionOf(track),
   }
 }
 
 export async function storeCalibration(db: Pick<Db, 'insert'>, report: CalibrationReport): Promise<void> {
-  await db.insert(atlasCalibrationReports).values({ month: report.month, report: report as unknown as Record<string, unknown>, generatedAt: new Date(report.generatedAt) })
-    .onConflictDoUpdate({ target: atlasCalibrationReports.month, set: { report: report as unknown as Record<string, unknown>, generatedAt: new Date(report.generatedAt) } })
+  await db
+    .insert(atlasCalibrationReports)
+    .values({ month: report.month, report: report as unknown as Record<string, unknown>, generatedAt: new Date(report.generatedAt) })
+    .onConflictDoUpdate({
+      target: atlasCalibrationReports.month,
+      set: { report: report as unknown as Record<string, unknown>, generatedAt: new Date(report.generatedAt) },
+    })
 }
 
 export function formatCalibration(report: CalibrationReport): string {

@@ -7,9 +7,9 @@ import { AtlasConfigError, readAtlasConfig, type AtlasEnv } from './config'
 
 export const MAILBOX_VARIABLES = ['ATLAS_IMAP_HOST', 'ATLAS_IMAP_USER', 'ATLAS_IMAP_PASSWORD'] as const
 
-export type MailboxStatus =
-  | { configured: true, host: string, mailbox: string, lastPolledAt: string | null }
-  | { configured: false, problem: string | null, variables: readonly string[] }
+export type MailboxStatus
+  = | { configured: true, host: string, mailbox: string, lastPolledAt: string | null }
+    | { configured: false, problem: string | null, variables: readonly string[] }
 
 export async function mailboxStatus(db: Db, env: AtlasEnv): Promise<MailboxStatus> {
   let imap
@@ -22,5 +22,10 @@ export async function mailboxStatus(db: Db, env: AtlasEnv): Promise<MailboxStatu
   }
   if (!imap) return { configured: false, problem: null, variables: MAILBOX_VARIABLES }
   const [state] = await db.select().from(atlasMailboxState).orderBy(desc(atlasMailboxState.lastPolledAt)).limit(1)
-  return { configured: true, host: imap.host, mailbox: imap.mailbox, lastPolledAt: state?.lastPolledAt ? state.lastPolledAt.toISOString() : null }
+  return {
+    configured: true,
+    host: imap.host,
+    mailbox: imap.mailbox,
+    lastPolledAt: state?.lastPolledAt ? state.lastPolledAt.toISOString() : null,
+  }
 }

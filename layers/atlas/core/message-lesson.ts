@@ -31,23 +31,46 @@ export interface MessageLessonInput {
   actor: string
 }
 
-export async function recordMessageLesson(deps: { db: Db, embedder: Embedder, log?: (line: string) => void }, messageId: number, input: MessageLessonInput): Promise<ManualLessonResult> {
+export async function recordMessageLesson(
+  deps: { db: Db, embedder: Embedder, log?: (line: string) => void },
+  messageId: number,
+  input: MessageLessonInput,
+): Promise<ManualLessonResult> {
   const { db } = deps
-  const [row] = await db.select({ id: atlasMessages.id, tenant: clients.slug, tenantId: clients.id }).from(atlasMessages)
+  const [row] = await db
+    .select({ id: atlasMessages.id, tenant: clients.slug, tenantId: clients.id })
+    .from(atlasMessages)
     .leftJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
     .leftJoin(clients, eq(clients.id, atlasInbox.tenantId))
     .where(eq(atlasMessages.id, messageId))
   if (!row) throw new MessageLessonError('not_found', `No Atlas message #${messageId}.`)
   if (input.spawnId) {
-    const [spawn] = await db.select({ id: atlasSpawns.id }).from(atlasSpawns).where(and(eq(atlasSpawns.id, input.spawnId), eq(atlasSpawns.messageId, messageId)))
-    if (!spawn) throw new MessageLessonError('spawn_not_of_message', `spawnId: spawn ${input.spawnId} is not a spawn of message #${messageId}`)
+    const [spawn] = await db
+      .select({ id: atlasSpawns.id })
+      .from(atlasSpawns)
+      .where(and(eq(atlasSpawns.id, input.spawnId), eq(atlasSpawns.messageId, messageId)))
+    if (!spawn)
+      throw new MessageLessonError('spawn_not_of_message', `spawnId: spawn ${input.spawnId} is not a spawn of message #${messageId}`)
   }
   const result = await recordManualLesson(deps, {
-    ...input, agent: input.agent || null, spawnId: input.spawnId ?? null, tenantId: row.tenantId, tenantSlug: row.tenant, messageId,
+    ...input,
+    agent: input.agent || null,
+    spawnId: input.spawnId ?? null,
+    tenantId: row.tenantId,
+    tenantSlug: row.tenant,
+    messageId,
   })
   await recordAtlasAudit(db, {
-    messageId, action: 'lesson_recorded', actor: input.actor,
-    details: { lessonId: result.lesson.id, kind: input.kind, title: result.lesson.title, indexed: result.index.status, spawnId: input.spawnId ?? undefined },
+    messageId,
+    action: 'lesson_recorded',
+    actor: input.actor,
+    details: {
+      lessonId: result.lesson.id,
+      kind: input.kind,
+      title: result.lesson.title,
+      indexed: result.index.status,
+      spawnId: input.spawnId ?? undefined,
+    },
   })
   return result
 }

@@ -49,14 +49,21 @@ function processable(maxAttempts: number) {
   return or(eq(atlasInbox.status, 'received'), and(eq(atlasInbox.status, 'classification_failed'), sql`${atlasInbox.classifyAttempts} < ${maxAttempts}`))
 }
 
-export async function pendingInboxRows(db: Db, config: AtlasConfig, limit = 500): Promise<Array<{ inboxId: number, mailbox: string, uidValidity: number | null, uid: number | null, attachments: number }>> {
-  const rows = await db.select({
-    inboxId: atlasInbox.id,
-    mailbox: atlasMessages.mailbox,
-    uidValidity: atlasMessages.uidValidity,
-    uid: atlasMessages.uid,
-    attachments: sql<number>`(select count(*)::int from atlas_attachments a where a.message_id = ${atlasMessages.id})`,
-  }).from(atlasInbox).innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
+export async function pendingInboxRows(
+  db: Db,
+  config: AtlasConfig,
+  limit = 500,
+): Promise<Array<{ inboxId: number, mailbox: string, uidValidity: number | null, uid: number | null, attachments: number }>> {
+  const rows = await db
+    .select({
+      inboxId: atlasInbox.id,
+      mailbox: atlasMessages.mailbox,
+      uidValidity: atlasMessages.uidValidity,
+      uid: atlasMessages.uid,
+      attachments: sql<number>`(select count(*)::int from atlas_attachments a where a.message_id = ${atlasMessages.id})`,
+    })
+    .from(atlasInbox)
+    .innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
     .where(processable(config.classifier.maxAttempts))
     .orderBy(asc(atlasInbox.id))
     .limit(limit)
@@ -70,8 +77,20 @@ async function blockUnsafe(deps: PipelineDeps, inbox: AtlasInboxRow, reason: str
     }).where(and(eq(atlasInbox.id, inbox.id), eq(atlasInbox.revision, inbox.revision))).returning({ id: atlasInbox.id })
     if (updated.length === 0) return false
     await recordAtlasAudit(tx, {
-      messageId: inbox.messageId, action: 'blocked_unsafe', actor: deps.actor,
-      details: { reason, attachments: attachments.map(a => ({ position: a.position, filename: a.filename, verdict: a.verdict, signature: a.signature, reason: a.verdictReason, scanner: a.scanner })) },
+      messageId: inbox.messageId,
+      action: 'blocked_unsafe',
+      actor: deps.actor,
+      details: {
+        reason,
+        attachments: attachments.map(a => ({
+          position: a.position,
+          filename: a.filename,
+          verdict: a.verdict,
+          signature: a.signature,
+          reason: a.verdictReason,
+          scanner: a.scanner,
+        })),
+      },
     })
     return true
   })
@@ -91,12 +110,18 @@ type Row = { atlas_inbox: AtlasInboxRow, atlas_messages: AtlasMessage }
 type Files = WorkItem['files']
 
 /** Step 1, the antivirus: one batch for the whole cycle; a file the scanner could not reach is an `error` verdict. */
-async function scanAttachments(deps: PipelineDeps, rows: Row[], byId: Map<number, WorkItem>, attachmentRows: AtlasAttachment[]): Promise<void> {
+async function scanAttachments(
+  deps: PipelineDeps,
+  rows: Row[],
+  byId: Map<number, WorkItem>,
+  attachmentRows: AtlasAttachment[],
+): Promise<void> {
   const toScan: Array<{ attachment: AtlasAttachment, path: string | undefined }> = []
   for (const row of rows) {
     const files = byId.get(row.atlas_inbox.id)!.files
     if (!files) continue
-    for (const attachment of attachmentRows.filter(a => a.messageId === row.atlas_messages.id)) toScan.push({ attachment, path: files.get(attachment.position) })
+    for (const attachment of attachmentRows.filter(a => a.messageId === row.atlas_messages.id))
+      toScan.push({ attachment, path: files.get(attachment.position) })
   }
   if (toScan.length === 0) return
   const paths = toScan.map(entry => entry.path).filter((path): path is string => Boolean(path))
@@ -104,8 +129,20 @@ async function scanAttachments(deps: PipelineDeps, rows: Row[], byId: Map<number
   for (const { attachment, path } of toScan) {
     const verdict = path ? verdicts.get(path) : undefined
     const values = verdict
-      ? { verdict: verdict.verdict, signature: verdict.signature ?? null, verdictReason: verdict.reason ?? null, scanner: verdict.scanner, scannedAt: new Date() }
-      : { verdict: 'error' as const, signature: null, verdictReason: 'the attachment file was not available to the scanner', scanner: deps.scanner.name, scannedAt: new Date() }
+      ? {
+          verdict: verdict.verdict,
+          signature: verdict.signature ?? null,
+          verdictReason: verdict.reason ?? null,
+          scanner: verdict.scanner,
+          scannedAt: new Date(),
+        }
+      : {
+          verdict: 'error' as const,
+          signature: null,
+          verdictReason: 'the attachment file was not available to the scanner',
+          scanner: deps.scanner.name,
+          scannedAt: new Date(),
+        }
     await deps.db.update(atlasAttachments).set(values).where(eq(atlasAttachments.id, attachment.id))
     Object.assign(attachment, values)
   }
@@ -124,17 +161,33 @@ function serialQueue(): <T>(job: () => Promise<T>) => Promise<T> {
 }
 
 /** The text of a message's images (audited), or undefined with a note saying why the classification goes without it. */
-async function readImages(deps: PipelineDeps, message: AtlasMessage, attachments: AtlasAttachment[], files: Files, notes: string[], serial: ReturnType<typeof serialQueue>): Promise<string | undefined> {
+async function readImages(
+  deps: PipelineDeps,
+  message: AtlasMessage,
+  attachments: AtlasAttachment[],
+  files: Files,
+  notes: string[],
+  serial: ReturnType<typeof serialQueue>,
+): Promise<string | undefined> {
   const { config } = deps
-  if (attachments.length > 0 && !files) notes.push('attachments not available again this cycle: classified on the text, with the verdicts of the earlier scan, without OCR')
+  if (attachments.length > 0 && !files)
+    notes.push('attachments not available again this cycle: classified on the text, with the verdicts of the earlier scan, without OCR')
   const images = files ? attachments.filter(a => isOcrCandidate(a.contentType) && files.has(a.position)) : []
   if (!config.ocr.enabled || images.length === 0 || !files) return undefined
   let text: string | undefined
   try {
-    const result = await serial(() => extractImageText(deps.ocr(), images.map(a => ({ position: a.position, path: files.get(a.position)!, contentType: a.contentType })), config.ocr))
+    const result = await serial(() =>
+      extractImageText(
+        deps.ocr(),
+        images.map(a => ({ position: a.position, path: files.get(a.position)!, contentType: a.contentType })),
+        config.ocr,
+      ),
+    )
     text = result.text
     await recordAtlasAudit(deps.db, {
-      messageId: message.id, action: 'ocr_extracted', actor: deps.actor,
+      messageId: message.id,
+      action: 'ocr_extracted',
+      actor: deps.actor,
       details: { characters: result.text.length, images: result.images, skipped: result.skipped.length > 0 ? result.skipped : undefined },
     })
   }
@@ -151,7 +204,10 @@ async function recallNewRecord(deps: PipelineDeps, message: AtlasMessage, outcom
   const { kind, id, action } = outcome.materialised
   if ((action !== 'created' && action !== 'reactivated') || !isWorkKind(kind)) return
   try {
-    await recallForRecord({ db: deps.db, embedder: deps.embedder, log: deps.log }, { kind, id, title: message.subject, body: message.textBody })
+    await recallForRecord(
+      { db: deps.db, embedder: deps.embedder, log: deps.log },
+      { kind, id, title: message.subject, body: message.textBody },
+    )
   }
   catch (error) {
     deps.log(`[atlas] message ${message.id}: storing the recall before creating ${kind} ${id} failed (${(error as Error).message}); the record stands without it`)
@@ -159,7 +215,14 @@ async function recallNewRecord(deps: PipelineDeps, message: AtlasMessage, outcom
 }
 
 /** Step 2 for one message: blocked when an attachment is not clean, else OCR and classification. */
-async function processRow(deps: PipelineDeps, row: Row, files: Files, attachments: AtlasAttachment[], report: PipelineReport, serial: ReturnType<typeof serialQueue>): Promise<void> {
+async function processRow(
+  deps: PipelineDeps,
+  row: Row,
+  files: Files,
+  attachments: AtlasAttachment[],
+  report: PipelineReport,
+  serial: ReturnType<typeof serialQueue>,
+): Promise<void> {
   const inbox = row.atlas_inbox
   const message = row.atlas_messages
   if (attachments.some(a => a.verdict !== 'clean')) {
@@ -171,10 +234,17 @@ async function processRow(deps: PipelineDeps, row: Row, files: Files, attachment
   }
   const notes: string[] = []
   const ocrText = await readImages(deps, message, attachments, files, notes, serial)
-  const outcome: ClassifyOutcome = await classifyMessage({
-    db: deps.db, ai: deps.ai, config: deps.config.classifier, actor: deps.actor, log: deps.log,
-    beforeCommit: () => deps.checkpoint('before_classify_commit'),
-  }, { inbox, message, attachments, ocrText, notes })
+  const outcome: ClassifyOutcome = await classifyMessage(
+    {
+      db: deps.db,
+      ai: deps.ai,
+      config: deps.config.classifier,
+      actor: deps.actor,
+      log: deps.log,
+      beforeCommit: () => deps.checkpoint('before_classify_commit'),
+    },
+    { inbox, message, attachments, ocrText, notes },
+  )
   await recallNewRecord(deps, message, outcome)
   if (outcome.status === 'classified' || outcome.status === 'awaiting_approval') report.classified += 1
   else if (outcome.status === 'classification_failed') report.failed += 1
@@ -192,9 +262,19 @@ export async function runPipeline(deps: PipelineDeps, items: WorkItem[]): Promis
     .where(and(inArray(atlasInbox.id, [...byId.keys()]), processable(config.classifier.maxAttempts)))
     .orderBy(asc(atlasInbox.id))
   report.skipped = items.length - rows.length
-  const attachmentRows = rows.length === 0
-    ? []
-    : await db.select().from(atlasAttachments).where(inArray(atlasAttachments.messageId, rows.map(r => r.atlas_messages.id))).orderBy(asc(atlasAttachments.position))
+  const attachmentRows
+    = rows.length === 0
+      ? []
+      : await db
+          .select()
+          .from(atlasAttachments)
+          .where(
+            inArray(
+              atlasAttachments.messageId,
+              rows.map(r => r.atlas_messages.id),
+            ),
+          )
+          .orderBy(asc(atlasAttachments.position))
 
   await scanAttachments(deps, rows, byId, attachmentRows)
   await deps.checkpoint('after_scan')

@@ -8,7 +8,7 @@ import { getWorkRecord, isWorkKind, type WorkRecordView } from '#layers/worksite
 import { recordRecall } from '#layers/worksites/core/pre-creation-recall'
 import type { WorkRecall } from '#db/schema/work'
 import { EMAIL_FRAME_CSP, sanitizeEmailHtml } from './sanitize'
-import { RECLASSIFIABLE_STATUSES, type InboxStatus, type Intent } from './vocabulary'
+import { RECLASSIFIABLE_STATUSES, type InboxStatus, type Intent } from '#layers/spawn/core/vocabulary'
 
 export interface InboxFilters {
   status?: InboxStatus
@@ -79,7 +79,14 @@ export async function listInbox(db: Db, filters: InboxFilters = {}): Promise<Inb
   if (filters.needsHuman !== undefined) conditions.push(eq(atlasInbox.needsHuman, filters.needsHuman))
   for (const word of (filters.q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8)) {
     const pattern = `%${escapeLike(word)}%`
-    conditions.push(or(ilike(atlasMessages.subject, pattern), ilike(atlasMessages.fromAddress, pattern), ilike(atlasMessages.fromName, pattern), ilike(atlasMessages.textBody, pattern))!)
+    conditions.push(
+      or(
+        ilike(atlasMessages.subject, pattern),
+        ilike(atlasMessages.fromAddress, pattern),
+        ilike(atlasMessages.fromName, pattern),
+        ilike(atlasMessages.textBody, pattern),
+      )!,
+    )
   }
   const where = conditions.length > 0 ? and(...conditions) : undefined
   const order = filters.dir === 'asc' ? asc : desc
@@ -181,7 +188,19 @@ export interface MessageDetail {
     admissionAt: Date | null
   }
   tenant: { id: string, slug: string, name: string } | null
-  attachments: Array<{ position: number, filename: string | null, contentType: string, sizeBytes: number, sha256: string, inline: boolean, verdict: string, signature: string | null, verdictReason: string | null, scanner: string | null, scannedAt: Date | null }>
+  attachments: Array<{
+    position: number
+    filename: string | null
+    contentType: string
+    sizeBytes: number
+    sha256: string
+    inline: boolean
+    verdict: string
+    signature: string | null
+    verdictReason: string | null
+    scanner: string | null
+    scannedAt: Date | null
+  }>
   audit: Array<{ id: number, at: Date, action: string, actor: string, details: Record<string, unknown> }>
   materialised: WorkRecordView | null
   /** What the memory recalled when the record was created (null: no recall ran). */
@@ -196,7 +215,11 @@ export async function getMessageDetail(db: Db, messageId: number): Promise<Messa
   if (!row) return null
   const message = row.atlas_messages
   const inbox = row.atlas_inbox
-  const attachments = await db.select().from(atlasAttachments).where(eq(atlasAttachments.messageId, messageId)).orderBy(asc(atlasAttachments.position))
+  const attachments = await db
+    .select()
+    .from(atlasAttachments)
+    .where(eq(atlasAttachments.messageId, messageId))
+    .orderBy(asc(atlasAttachments.position))
   const audit = await db.select().from(atlasAudit).where(eq(atlasAudit.messageId, messageId)).orderBy(asc(atlasAudit.id))
   const sanitised = message.htmlBody ? sanitizeEmailHtml(message.htmlBody) : null
   const materialised = inbox.materialisedKind && inbox.materialisedId && isWorkKind(inbox.materialisedKind)

@@ -8,12 +8,12 @@ import type { Db } from '#db/client'
 import { recordAudit } from '#db/audit'
 import { atlasInbox } from '#db/schema/atlas'
 import { recordAtlasAudit } from './audit'
-import { RECLASSIFIABLE_STATUSES } from './vocabulary'
+import { RECLASSIFIABLE_STATUSES } from '#layers/spawn/core/vocabulary'
 
-export type ReclassifyResult =
-  | { ok: true, messageId: number, previousStatus: string, previousIntent: string | null }
-  | { ok: false, code: 'not_found' }
-  | { ok: false, code: 'not_reclassifiable', status: string }
+export type ReclassifyResult
+  = | { ok: true, messageId: number, previousStatus: string, previousIntent: string | null }
+    | { ok: false, code: 'not_found' }
+    | { ok: false, code: 'not_reclassifiable', status: string }
 
 export async function requestReclassification(db: Db, messageId: number, actor: string): Promise<ReclassifyResult> {
   return await db.transaction(async (tx) => {
@@ -30,7 +30,12 @@ export async function requestReclassification(db: Db, messageId: number, actor: 
       updatedAt: new Date(),
     }).where(and(eq(atlasInbox.id, current.id), inArray(atlasInbox.status, [...RECLASSIFIABLE_STATUSES]))).returning({ id: atlasInbox.id })
     if (updated.length === 0) return { ok: false as const, code: 'not_reclassifiable' as const, status: current.status }
-    const details = { previousStatus: current.status, previousIntent: current.intent, previousConfidence: current.confidence, materialised: current.materialisedKind ? { kind: current.materialisedKind, id: current.materialisedId } : undefined }
+    const details = {
+      previousStatus: current.status,
+      previousIntent: current.intent,
+      previousConfidence: current.confidence,
+      materialised: current.materialisedKind ? { kind: current.materialisedKind, id: current.materialisedId } : undefined,
+    }
     await recordAtlasAudit(tx, { messageId, action: 'reclassify_requested', actor, details })
     await recordAudit(tx, { actor, action: 'atlas.reclassify', target: `atlas_message:${messageId}`, details })
     return { ok: true as const, messageId, previousStatus: current.status, previousIntent: current.intent }

@@ -58,4 +58,4 @@ export function sanitizeEmailHtml(html: string): SanitisedHtml {
 }
 
 /** The Content-Security-Policy of the frame that shows a sanitised email: no network at all. */
-export const EMAIL_FRAME_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src 'none'; form-action 'none'"
+export const EMAIL_FRAME_CSP = 'default-src \'none\'; img-src data:; style-src \'unsafe-inline\'; font-src \'none\'; form-action \'none\''

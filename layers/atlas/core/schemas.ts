@@ -6,7 +6,7 @@ import { LESSON_KINDS } from '#layers/memory/core/lessons-manual'
 import { pagingQuery } from '#shared/paging'
 import { INBOX_SORTS } from './queries'
 import { MessageTimeline } from './timeline-schema'
-import { INBOX_STATUSES, INTENTS } from './vocabulary'
+import { INBOX_STATUSES, INTENTS } from '#layers/spawn/core/vocabulary'
 
 const MAX_EML_CHARS = 10 * 1024 * 1024
 

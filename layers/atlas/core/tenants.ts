@@ -3,7 +3,7 @@
 // client writing again is treated as anyone else.
 import { sql } from 'drizzle-orm'
 import type { Db } from '#db/client'
-import { domainOf, normaliseAddress } from './text'
+import { domainOf, normaliseAddress } from '#layers/spawn/core/text'
 
 export interface TenantMatch {
   id: string

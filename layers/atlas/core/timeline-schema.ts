@@ -2,6 +2,7 @@
 // GET /api/atlas/messages/:id/timeline, shared by the route that checks its answer, the API
 // document and the page. Framework-free.
 import { z } from 'zod'
+import { MessageValues } from '#layers/base/core/message-values'
 
 /** What a step is about, in the order a message usually lives them. */
 export const TIMELINE_STEP_KINDS = [
@@ -16,8 +17,14 @@ export const TIMELINE_ACTOR_KINDS = ['person', 'automate', 'model', 'agent', 'sc
 /** done: it happened as hoped; failed: it went wrong; waiting: it waits for someone; warning: it happened with a doubt. */
 export const TIMELINE_OUTCOMES = ['done', 'failed', 'waiting', 'warning'] as const
 
+// The words are the server's English, for any client; beside them, for a page in another
+// language, a `*Key` names the message in the hub's catalogs (atlas.timeline.steps.…) with its
+// `*Values`. A text without a key (a reason, a note, an error passed through) is shown as written.
+
 export const TimelineLink = z.object({
   label: z.string(),
+  labelKey: z.string().optional(),
+  labelValues: MessageValues.optional(),
   /** A hub page: the spawn, the work record, the lesson. */
   to: z.string().startsWith('/hub/'),
 })
@@ -28,7 +35,11 @@ export const TimelineStep = z.object({
   kind: z.enum(TIMELINE_STEP_KINDS),
   at: z.iso.datetime(),
   title: z.string(),
+  titleKey: z.string().optional(),
+  titleValues: MessageValues.optional(),
   detail: z.string().nullable(),
+  detailKey: z.string().optional(),
+  detailValues: MessageValues.optional(),
   actor: z.string(),
   actorKind: z.enum(TIMELINE_ACTOR_KINDS),
   outcome: z.enum(TIMELINE_OUTCOMES),
@@ -57,8 +68,14 @@ export interface FailedSpawn {
   reason: string | null
 }
 
+/** How a step's title and detail are told: the server's English, or the page's words for the reader. */
+export type StepWords = (step: TimelineStepView) => { title: string, reason: string | null }
+const english: StepWords = step => ({ title: step.title, reason: step.detail })
+
 /** The latest failed spawn of a story (null: none failed), for the lesson form's scar. */
-export function latestFailedSpawn(timeline: MessageTimelineView | null | undefined): FailedSpawn | null {
+export function latestFailedSpawn(timeline: MessageTimelineView | null | undefined, words: StepWords = english): FailedSpawn | null {
   const step = [...timeline?.steps ?? []].reverse().find(s => s.kind === 'iteration' && s.outcome === 'failed' && s.spawnId !== null)
-  return step ? { spawnId: step.spawnId!, title: step.title, reason: step.detail } : null
+  return step ? { spawnId: step.spawnId!, ...words(step) } : null
 }
+
+export { MessageValues }

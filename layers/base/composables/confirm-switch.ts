@@ -26,6 +26,7 @@ export interface SwitchAction {
  */
 export function useConfirmSwitch() {
   const toast = useToast()
+  const { t } = useI18n()
   const state = reactive({ open: false, busy: false, action: null as SwitchAction | null })
 
   function ask(action: SwitchAction): void {
@@ -44,7 +45,7 @@ export function useConfirmSwitch() {
       return true
     }
     catch (failure) {
-      toast.add({ title: failed, description: failureMessage(failure, 'The request failed.'), color: 'error' })
+      toast.add({ title: failed, description: failureMessage(failure, t('base.requestFailed')), color: 'error' })
       return false
     }
     finally {
@@ -54,19 +55,19 @@ export function useConfirmSwitch() {
 
   async function undo(action: SwitchAction): Promise<void> {
     if (!action.undo) return
-    if (await run(action.undo.act, 'Not undone')) toast.add({ title: action.undo.done, color: 'success', icon: 'i-lucide-undo-2' })
+    if (await run(action.undo.act, t('base.confirmSwitch.notUndone'))) toast.add({ title: action.undo.done, color: 'success', icon: 'i-lucide-undo-2' })
     await action.after?.()
   }
 
   async function confirm(): Promise<void> {
     const action = state.action
     if (!action) return
-    if (!await run(action.act, 'Not changed')) return
+    if (!await run(action.act, t('base.confirmSwitch.notChanged'))) return
     state.open = false
     toast.add({
       title: action.done,
       color: 'success',
-      ...(action.undo ? { actions: [{ label: 'Undo', icon: 'i-lucide-undo-2', color: 'neutral' as const, variant: 'outline' as const, onClick: () => void undo(action) }] } : {}),
+      ...(action.undo ? { actions: [{ label: t('base.confirmSwitch.undo'), icon: 'i-lucide-undo-2', color: 'neutral' as const, variant: 'outline' as const, onClick: () => void undo(action) }] } : {}),
     })
     await action.after?.()
   }

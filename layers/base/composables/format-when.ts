@@ -6,9 +6,10 @@ const formats = new Map<string, Intl.DateTimeFormat>()
 
 /**
  * A date and time rendered the same on the server and in the browser (UTC), so hydration
- * agrees. `medium` shows the seconds (Atlas, health, learning), `short` does not (worksites).
+ * agrees; in the hub's language unless `lang` says. `medium` shows the seconds (Atlas, health,
+ * learning), `short` does not (worksites).
  */
-export function formatWhen(iso: string | Date | null | undefined, lang: WhenLang = 'en', timeStyle: WhenStyle = 'medium'): string {
+export function formatWhen(iso: string | Date | null | undefined, lang: WhenLang = hubLocale(), timeStyle: WhenStyle = 'medium'): string {
   if (!iso) return '—'
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return String(iso)

@@ -3,8 +3,8 @@ const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 ]
 const formats = new Map<string, Intl.RelativeTimeFormat>()
 
-/** "3 minutes ago" (or "il y a 3 minutes" for locale 'fr') for an ISO time, relative to `now`. */
-export function relativeTime(iso: string, now = Date.now(), locale = 'en'): string {
+/** "3 minutes ago" (or "il y a 3 minutes" in French) for an ISO time, relative to `now`; in the hub's language unless `locale` says. */
+export function relativeTime(iso: string, now = Date.now(), locale: string = hubLocale()): string {
   let format = formats.get(locale)
   if (!format) formats.set(locale, format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }))
   const delta = new Date(iso).getTime() - now

@@ -49,7 +49,9 @@ export function keepInQuery(router: Router, patch: Record<string, string | undef
     // Nothing new (a table handing back its state as it mounts): no navigation, which would
     // close what the route closes (the command palette, a slideover).
     if (Object.entries(changes).every(([key, value]) => queryValue(current, key) === value)) return
-    const query: LocationQueryRaw = Object.fromEntries(Object.entries({ ...current, ...changes }).filter(([, value]) => value !== undefined))
+    const query: LocationQueryRaw = Object.fromEntries(
+      Object.entries({ ...current, ...changes }).filter(([, value]) => value !== undefined),
+    )
     router.replace({ query }).catch((failure: unknown) => console.error('Could not keep the table\'s page in the URL', failure))
   })
 }

@@ -11,12 +11,12 @@ import type { z } from 'zod'
 /** The advisory lock key of client changes ("clie" in ASCII). */
 const CLIENTS_LOCK = 0x636C6965
 
-export type ClientChange =
-  | { ok: true, client: ClientView }
-  | { ok: false, code: 'not_found' }
-  | { ok: false, code: 'domain_taken', domain: string, owner: string }
-  | { ok: false, code: 'slug_taken', slug: string }
-  | { ok: false, code: 'unknown_deploy', deploy: string, known: string[] }
+export type ClientChange
+  = | { ok: true, client: ClientView }
+    | { ok: false, code: 'not_found' }
+    | { ok: false, code: 'domain_taken', domain: string, owner: string }
+    | { ok: false, code: 'slug_taken', slug: string }
+    | { ok: false, code: 'unknown_deploy', deploy: string, known: string[] }
 
 /** A deploy name the environment does not define (readDeployCommands' names) is refused before anything is written. */
 function unknownDeploy(deploy: string | null | undefined, deployNames: readonly string[]): ClientChange | null {
@@ -70,19 +70,36 @@ async function takenDomain(tx: Tx, domains: string[], exceptId: string | null): 
 
 const unique = (values: string[]) => [...new Set(values)]
 
-type ConfigInput = { repository?: string | null, branch?: string | null, deploy?: string | null, preprodUrl?: string | null, ai?: { provider: string, model?: string } | null }
+type ConfigInput = {
+  repository?: string | null
+  branch?: string | null
+  deploy?: string | null
+  preprodUrl?: string | null
+  ai?: { provider: string, model?: string } | null
+}
 
 function configWith(config: ClientConfig, input: ConfigInput): ClientConfig {
   const { repository, branch, deploy, preprodUrl, ai, ...rest } = config
   // A field sent as null is cleared; one not sent keeps its value.
   const keep = <T>(sent: T | null | undefined, current: unknown) => sent === undefined ? current : sent ?? undefined
   const next: ClientConfig = { ...rest }
-  const values = { repository: keep(input.repository, repository), branch: keep(input.branch, branch), deploy: keep(input.deploy, deploy), preprodUrl: keep(input.preprodUrl, preprodUrl), ai: keep(input.ai, ai) }
+  const values = {
+    repository: keep(input.repository, repository),
+    branch: keep(input.branch, branch),
+    deploy: keep(input.deploy, deploy),
+    preprodUrl: keep(input.preprodUrl, preprodUrl),
+    ai: keep(input.ai, ai),
+  }
   for (const [key, value] of Object.entries(values)) if (value !== undefined) next[key] = value
   return next
 }
 
-export async function createClient(db: Db, input: z.output<typeof ClientCreate>, actor: string, deployNames: readonly string[]): Promise<ClientChange> {
+export async function createClient(
+  db: Db,
+  input: z.output<typeof ClientCreate>,
+  actor: string,
+  deployNames: readonly string[],
+): Promise<ClientChange> {
   const refused = unknownDeploy(input.deploy, deployNames)
   if (refused) return refused
   return await db.transaction(async (tx) => {
@@ -91,21 +108,37 @@ export async function createClient(db: Db, input: z.output<typeof ClientCreate>,
     const taken = await takenDomain(tx, domains, null)
     if (taken) return { ok: false, code: 'domain_taken', ...taken }
     let slug = input.slug ?? slugOf(input.name)
-    const existing = new Set((await tx.select({ slug: clients.slug }).from(clients).where(sql`${clients.slug} like ${`${slug}%`}`)).map(row => row.slug))
+    const existing = new Set(
+      (
+        await tx
+          .select({ slug: clients.slug })
+          .from(clients)
+          .where(sql`${clients.slug} like ${`${slug}%`}`)
+      ).map(row => row.slug),
+    )
     if (existing.has(slug)) {
       if (input.slug) return { ok: false, code: 'slug_taken', slug }
       let n = 2
       while (existing.has(`${slug}-${n}`)) n++
       slug = `${slug}-${n}`
     }
-    const [row] = await tx.insert(clients).values({ slug, name: input.name, domains, contacts: input.contacts, config: configWith({}, input) }).returning()
+    const [row] = await tx
+      .insert(clients)
+      .values({ slug, name: input.name, domains, contacts: input.contacts, config: configWith({}, input) })
+      .returning()
     const client = toView(row!)
     await recordAudit(tx, { actor, action: 'client_created', target: slug, details: { after: auditable(client) } })
     return { ok: true, client }
   })
 }
 
-export async function updateClient(db: Db, id: string, patch: z.output<typeof ClientPatch>, actor: string, deployNames: readonly string[]): Promise<ClientChange> {
+export async function updateClient(
+  db: Db,
+  id: string,
+  patch: z.output<typeof ClientPatch>,
+  actor: string,
+  deployNames: readonly string[],
+): Promise<ClientChange> {
   const refused = unknownDeploy(patch.deploy, deployNames)
   if (refused) return refused
   return await db.transaction(async (tx) => {
@@ -117,15 +150,24 @@ export async function updateClient(db: Db, id: string, patch: z.output<typeof Cl
       const taken = await takenDomain(tx, domains, id)
       if (taken) return { ok: false, code: 'domain_taken', ...taken }
     }
-    const [updated] = await tx.update(clients).set({
-      ...(patch.name !== undefined ? { name: patch.name } : {}),
-      ...(domains ? { domains } : {}),
-      ...(patch.contacts ? { contacts: patch.contacts } : {}),
-      config: configWith(row.config ?? {}, patch),
-      updatedAt: new Date(),
-    }).where(eq(clients.id, id)).returning()
+    const [updated] = await tx
+      .update(clients)
+      .set({
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(domains ? { domains } : {}),
+        ...(patch.contacts ? { contacts: patch.contacts } : {}),
+        config: configWith(row.config ?? {}, patch),
+        updatedAt: new Date(),
+      })
+      .where(eq(clients.id, id))
+      .returning()
     const client = toView(updated!)
-    await recordAudit(tx, { actor, action: 'client_updated', target: row.slug, details: { before: auditable(toView(row)), after: auditable(client) } })
+    await recordAudit(tx, {
+      actor,
+      action: 'client_updated',
+      target: row.slug,
+      details: { before: auditable(toView(row)), after: auditable(client) },
+    })
     return { ok: true, client }
   })
 }

@@ -10,11 +10,23 @@ import type { CrontabEntry } from './crontab'
 export interface AutomateDescription { name: string, description: string, scope: string, dryRun?: boolean }
 
 /** Upserts one registry row per crontab entry; never touches `active`. */
-export async function syncAutomations(db: Db, entries: CrontabEntry[], describe: (name: string) => AutomateDescription | undefined): Promise<void> {
+export async function syncAutomations(
+  db: Db,
+  entries: CrontabEntry[],
+  describe: (name: string) => AutomateDescription | undefined,
+): Promise<void> {
   for (const entry of entries) {
     const about = describe(entry.automation)
-    const values = { schedule: entry.schedule, args: entry.args, dryRun: about?.dryRun ?? false, scope: about?.scope ?? '', description: about?.description ?? '' }
-    await db.insert(opsAutomations).values({ name: entry.automation, ...values })
+    const values = {
+      schedule: entry.schedule,
+      args: entry.args,
+      dryRun: about?.dryRun ?? false,
+      scope: about?.scope ?? '',
+      description: about?.description ?? '',
+    }
+    await db
+      .insert(opsAutomations)
+      .values({ name: entry.automation, ...values })
       .onConflictDoUpdate({ target: opsAutomations.name, set: values })
   }
 }
@@ -41,9 +53,20 @@ export interface AutomationOverview {
 
 export async function listAutomations(db: Db): Promise<AutomationOverview[]> {
   const rows = await db.execute<{
-    name: string, schedule: string, scope: string, description: string, args: string, dry_run: boolean, active: boolean, updated_by: string | null
-    status: string | null, started_at: Date | string | null, ended_at: Date | string | null
-    exit_code: number | null, duration_ms: number | null, reason: string | null
+    name: string
+    schedule: string
+    scope: string
+    description: string
+    args: string
+    dry_run: boolean
+    active: boolean
+    updated_by: string | null
+    status: string | null
+    started_at: Date | string | null
+    ended_at: Date | string | null
+    exit_code: number | null
+    duration_ms: number | null
+    reason: string | null
   }>(sql`
     select a.name, a.schedule, a.scope, a.description, a.args::text as args, a.dry_run, a.active, a.updated_by,
            r.status, r.started_at, r.ended_at, r.exit_code, r.duration_ms, r.reason
@@ -62,9 +85,17 @@ export async function listAutomations(db: Db): Promise<AutomationOverview[]> {
     dryRun: row.dry_run,
     active: row.active,
     updatedBy: row.updated_by,
-    lastRun: row.status === null
-      ? null
-      : { status: row.status, startedAt: iso(row.started_at)!, endedAt: iso(row.ended_at), exitCode: row.exit_code, durationMs: row.duration_ms, reason: row.reason },
+    lastRun:
+      row.status === null
+        ? null
+        : {
+            status: row.status,
+            startedAt: iso(row.started_at)!,
+            endedAt: iso(row.ended_at),
+            exitCode: row.exit_code,
+            durationMs: row.duration_ms,
+            reason: row.reason,
+          },
   }))
 }
 

@@ -53,11 +53,29 @@ export async function recentRuns(db: Db, automation: string, limit = 20): Promis
 
 /** The columns a run log sorts by (newest first by default). */
 /** A run as the hub's routes send it (dates as strings). */
-export interface RunRow { id: number, automation?: string, status: string, reason: string | null, args: string[], host: string, pid: number, startedAt: string, endedAt: string | null, exitCode: number | null, durationMs: number | null, outputTail: string | null }
+export interface RunRow {
+  id: number
+  automation?: string
+  status: string
+  reason: string | null
+  args: string[]
+  host: string
+  pid: number
+  startedAt: string
+  endedAt: string | null
+  exitCode: number | null
+  durationMs: number | null
+  outputTail: string | null
+}
 
 export const RUN_SORTS = ['startedAt', 'status', 'durationMs', 'exitCode'] as const
 export type RunSort = typeof RUN_SORTS[number]
-const RUN_SORT_COLUMN = { startedAt: opsCronRuns.startedAt, status: opsCronRuns.status, durationMs: opsCronRuns.durationMs, exitCode: opsCronRuns.exitCode }
+const RUN_SORT_COLUMN = {
+  startedAt: opsCronRuns.startedAt,
+  status: opsCronRuns.status,
+  durationMs: opsCronRuns.durationMs,
+  exitCode: opsCronRuns.exitCode,
+}
 
 export interface RunFilter {
   automation?: string

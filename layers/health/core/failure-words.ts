@@ -4,7 +4,15 @@
 // non-zero without throwing says its code and its last words instead of nothing.
 const clip = (text: string, max = 300) => text.length > max ? `${text.slice(0, max - 1)}…` : text
 
-interface SystemError { code?: unknown, address?: unknown, port?: unknown, path?: unknown, hostname?: unknown, errors?: unknown, message?: unknown }
+interface SystemError {
+  code?: unknown
+  address?: unknown
+  port?: unknown
+  path?: unknown
+  hostname?: unknown
+  errors?: unknown
+  message?: unknown
+}
 
 /** Node's system errors (a failed connect or spawn) in words; null when the error is not one. */
 function systemFailure(error: SystemError): string | null {

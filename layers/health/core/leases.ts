@@ -32,7 +32,13 @@ export async function acquireLease(db: Db, name: string, owner: LeaseOwner, ttlM
  * very holder read, so two takers race fairly; a pid reused by another process reads as alive
  * (the lease then waits for its expiry, the safe side).
  */
-async function takeFromDeadHolder(db: Db, name: string, owner: LeaseOwner, ttlMs: number, isAlive: (pid: number) => boolean): Promise<boolean> {
+async function takeFromDeadHolder(
+  db: Db,
+  name: string,
+  owner: LeaseOwner,
+  ttlMs: number,
+  isAlive: (pid: number) => boolean,
+): Promise<boolean> {
   const held = await readLease(db, name)
   if (!held || held.host !== owner.host || held.pid === process.pid || isAlive(held.pid)) return false
   const rows = await db.execute<{ holder: string }>(sql`

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import type { OpsAlert, OpsLock } from '#db/schema/index'
 import { RETELL_FOR_MS, RETOLD_KINDS } from './alert-retell'
+
 export { isProcessAlive } from '#db/process'
 
 export const STALE_AFTER_MS = 10 * 60_000
@@ -73,7 +74,8 @@ export async function guardLocks(deps: LockGuardianDeps, options: { dryRun?: boo
   }
   const since = new Date(deps.now().getTime() - RETELL_FOR_MS)
   const untold = await deps.db.query.opsAlerts.findMany({
-    where: (alerts, { and, gt, inArray, isNull }) => and(inArray(alerts.kind, [...RETOLD_KINDS]), isNull(alerts.notifiedAt), gt(alerts.raisedAt, since)),
+    where: (alerts, { and, gt, inArray, isNull }) =>
+      and(inArray(alerts.kind, [...RETOLD_KINDS]), isNull(alerts.notifiedAt), gt(alerts.raisedAt, since)),
     orderBy: (alerts, { asc }) => asc(alerts.id),
   })
   for (const alert of untold) {

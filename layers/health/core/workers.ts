@@ -42,16 +42,32 @@ export const WORKER_VERSION: string = (() => {
   }
 })()
 
-export async function registerWorker(db: Db, worker: { id: string, host: string, pid: number, mode: string, heartbeatEveryMs: number, version?: string }): Promise<WorkerPresence> {
+export async function registerWorker(
+  db: Db,
+  worker: { id: string, host: string, pid: number, mode: string, heartbeatEveryMs: number, version?: string },
+): Promise<WorkerPresence> {
   await db.delete(opsWorkers).where(lt(opsWorkers.heartbeatAt, sql`now() - make_interval(days => ${KEEP_DAYS})`))
-  await db.insert(opsWorkers).values({ id: worker.id, host: worker.host, pid: worker.pid, mode: worker.mode, heartbeatEveryMs: worker.heartbeatEveryMs, version: worker.version ?? WORKER_VERSION })
+  await db.insert(opsWorkers).values({
+    id: worker.id,
+    host: worker.host,
+    pid: worker.pid,
+    mode: worker.mode,
+    heartbeatEveryMs: worker.heartbeatEveryMs,
+    version: worker.version ?? WORKER_VERSION,
+  })
   return {
     id: worker.id,
     beat: async (running) => {
-      await db.update(opsWorkers).set({ running, heartbeatAt: sql`now()` }).where(eq(opsWorkers.id, worker.id))
+      await db
+        .update(opsWorkers)
+        .set({ running, heartbeatAt: sql`now()` })
+        .where(eq(opsWorkers.id, worker.id))
     },
     stop: async () => {
-      await db.update(opsWorkers).set({ running: 0, heartbeatAt: sql`now()`, stoppedAt: sql`now()` }).where(eq(opsWorkers.id, worker.id))
+      await db
+        .update(opsWorkers)
+        .set({ running: 0, heartbeatAt: sql`now()`, stoppedAt: sql`now()` })
+        .where(eq(opsWorkers.id, worker.id))
     },
   }
 }

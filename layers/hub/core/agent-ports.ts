@@ -48,10 +48,33 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
   const { db } = deps
   return {
     ...hubWritePorts({ db, vaultDir: deps.vaultDir, signature: deps.signature ?? readTeamSignature({}) }),
+    ...memoryReadPorts(deps),
+    ...workItemReadPorts(db),
+    ...messageReadPorts(db),
+    ...briefingPorts(deps),
+    ...taskPorts(db),
+    ...inboxNotePorts(deps.vaultDir),
+    ...spawnPorts(db),
+    ...teamMailPorts(deps),
+    ...instructionPorts(db),
+    ...skillDraftPorts(db),
+  }
+}
+
+/** Memory recall and vault notes: a tenant-scoped run sees its tenants' and the shared ones only. */
+function memoryReadPorts(deps: AgentPortsDeps): Pick<ToolPorts, 'recall' | 'readNote'> {
+  const { db } = deps
+  return {
     recall: async (query, k, tenants) => {
       const scope = tenants ? await tenantSlugs(db, tenants) : null
       const response = await recall({ db, embedder: deps.embedder }, { query, k, mode: 'hybrid', belowFloor: 'drop', tenants: scope })
-      return response.hits.map(hit => ({ sourceType: hit.sourceType, sourceId: hit.sourceId, title: hit.title, snippet: hit.snippet, link: hit.link }))
+      return response.hits.map(hit => ({
+        sourceType: hit.sourceType,
+        sourceId: hit.sourceId,
+        title: hit.title,
+        snippet: hit.snippet,
+        link: hit.link,
+      }))
     },
     readNote: async (path, tenants) => {
       if (tenants) {
@@ -62,11 +85,23 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
       const note = await getNote(db, path)
       return note ? { path: note.path, title: note.title, body: note.body } : null
     },
+  }
+}
+
+/** Worksites' items (tasks, jobs, chantiers), read. */
+function workItemReadPorts(db: Db): Pick<ToolPorts, 'searchWorkItems' | 'readWorkItem'> {
+  return {
     searchWorkItems: async (query, limit, tenants) => {
       // An allowlist run sees the studio's own (tenant-less) items and its granted tenants' only, filtered in the query.
       const projectScope = tenantScope(sql`p.tenant_id`, tenants)
       const chantierScope = tenantScope(sql`coalesce(c.tenant_id, p.tenant_id)`, tenants)
-      const rows = await db.execute<{ id: string, entity: 'chantier' | 'job' | 'task', title: string, status: string, project: string | null }>(sql`
+      const rows = await db.execute<{
+        id: string
+        entity: 'chantier' | 'job' | 'task'
+        title: string
+        status: string
+        project: string | null
+      }>(sql`
         (select t.id, 'task' as entity, t.title, t.status, p.name as project from work_tasks t join work_projects p on p.id = t.project_id where t.title ilike ${pattern(query)} ${projectScope})
         union all (select j.id, 'job', j.title, j.status, p.name from work_jobs j join work_projects p on p.id = j.project_id where j.title ilike ${pattern(query)} ${projectScope})
         union all (select c.id, 'chantier', c.title, c.status, p.name from work_chantiers c left join work_projects p on p.id = c.project_id where c.title ilike ${pattern(query)} ${chantierScope})
@@ -77,26 +112,53 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
       for (const entity of ['task', 'job', 'chantier'] as const) {
         const item = await getItem(db, entity, id)
         if (!item) continue
-        if (tenants && !await workItemInTenants(db, entity, id, tenants)) return null
+        if (tenants && !(await workItemInTenants(db, entity, id, tenants))) return null
         return { entity, ...item } as Record<string, unknown>
       }
       return null
     },
+  }
+}
+
+/** The Atlas inbox, read. */
+function messageReadPorts(db: Db): Pick<ToolPorts, 'searchMessages' | 'readMessage'> {
+  return {
     searchMessages: async (query, limit, tenants) => {
       // An allowlist run reads only its granted tenants' messages: the filter is in the query, not after it.
       if (tenants) return await searchTenantMessages(db, query, limit, tenants)
       const list = await listInbox(db, { q: query, pageSize: limit })
-      return list.items.map(item => ({ id: item.messageId, subject: item.subject ?? '', from: item.fromAddress ?? null, receivedAt: item.receivedAt ? new Date(item.receivedAt).toISOString() : null, intent: item.intent ?? null }))
+      return list.items.map(item => ({
+        id: item.messageId,
+        subject: item.subject ?? '',
+        from: item.fromAddress ?? null,
+        receivedAt: item.receivedAt ? new Date(item.receivedAt).toISOString() : null,
+        intent: item.intent ?? null,
+      }))
     },
     readMessage: async (id, tenants) => {
-      if (tenants && !await messageInTenants(db, id, tenants)) return null
+      if (tenants && !(await messageInTenants(db, id, tenants))) return null
       const detail = await getMessageDetail(db, id)
-      return detail ? detail as unknown as Record<string, unknown> : null
+      return detail ? (detail as unknown as Record<string, unknown>) : null
     },
+  }
+}
+
+/** Another agent's briefing, its scars recalled read-only. */
+function briefingPorts(deps: AgentPortsDeps): Pick<ToolPorts, 'agentBriefing'> {
+  const { db } = deps
+  return {
     agentBriefing: async (codename, task, tenants) => {
       try {
         const scope = tenants ? await tenantSlugs(db, tenants) : null
-        const briefing = await formatBriefing({ db, recallScars: scarRecallFrom({ db, embedder: deps.embedder }, { readOnly: true, tenants: scope }), missionBrief: missionBriefFrom(db), userCore: userCoreFrom(db) }, { codename, task: task || undefined })
+        const briefing = await formatBriefing(
+          {
+            db,
+            recallScars: scarRecallFrom({ db, embedder: deps.embedder }, { readOnly: true, tenants: scope }),
+            missionBrief: missionBriefFrom(db),
+            userCore: userCoreFrom(db),
+          },
+          { codename, task: task || undefined },
+        )
         return { codename, text: briefing.text }
       }
       catch (error) {
@@ -104,6 +166,12 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
         throw error
       }
     },
+  }
+}
+
+/** A task the agent creates, and its undo. */
+function taskPorts(db: Db): Pick<ToolPorts, 'createTask' | 'deleteCreatedTask'> {
+  return {
     createTask: async (input, actor) => {
       const task = await createTask(db, { jobId: input.jobId, title: input.title, description: input.description }, actor)
       return { id: task.id, title: task.title }
@@ -115,9 +183,17 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
       const deleted = await db.delete(workTasks).where(eq(workTasks.id, id)).returning({ id: workTasks.id })
       return deleted.length > 0
     },
-    writeInboxNote: async (input, actor) => ({ path: writeInboxNote(deps.vaultDir, { name: input.name, body: input.body, frontmatter: { author: actor } }) }),
+  }
+}
+
+/** A note the agent drops in the vault's inbox, and its undo. */
+function inboxNotePorts(vaultDir: string): Pick<ToolPorts, 'writeInboxNote' | 'deleteInboxNote'> {
+  return {
+    writeInboxNote: async (input, actor) => ({
+      path: writeInboxNote(vaultDir, { name: input.name, body: input.body, frontmatter: { author: actor } }),
+    }),
     deleteInboxNote: async (path) => {
-      const target = resolveVaultPath(deps.vaultDir, path)
+      const target = resolveVaultPath(vaultDir, path)
       if (target.space !== 'inbox') return false
       try {
         rmSync(target.absolute)
@@ -128,26 +204,51 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
         throw error
       }
     },
+  }
+}
+
+/** A spawn queued for a task whose chantier came from a message. */
+function spawnPorts(db: Db): Pick<ToolPorts, 'queueSpawn'> {
+  return {
     queueSpawn: async (taskId, actor) => {
       // A spawn belongs to a message (its thread, its reply): the task's chantier must come from one.
       const rows = await db.execute<{ message_id: string | null }>(sql`
         select c.source_message_id as message_id from work_tasks t join work_chantiers c on c.id = t.chantier_id where t.id = ${taskId}::uuid`)
       if (rows.length === 0) throw new ToolError('not_found', `no task ${taskId}`)
       const messageId = rows[0]!.message_id === null ? null : Number(rows[0]!.message_id)
-      if (messageId === null) throw new ToolError('no_source_message', 'this task\'s chantier did not come from a message: a spawn needs one')
-      const live = await db.select({ id: atlasSpawns.id }).from(atlasSpawns)
-        .where(and(eq(atlasSpawns.messageId, messageId), or(eq(atlasSpawns.status, 'queued'), eq(atlasSpawns.status, 'running')))).limit(1)
+      if (messageId === null)
+        throw new ToolError('no_source_message', 'this task\'s chantier did not come from a message: a spawn needs one')
+      const live = await db
+        .select({ id: atlasSpawns.id })
+        .from(atlasSpawns)
+        .where(and(eq(atlasSpawns.messageId, messageId), or(eq(atlasSpawns.status, 'queued'), eq(atlasSpawns.status, 'running'))))
+        .limit(1)
       if (live.length > 0) throw new ToolError('spawn_live', `message #${messageId} already has a live spawn`)
       // Queued here; the spawn orchestrator's next cycle gives a queued spawn without a job its job.
-      const [spawn] = await db.insert(atlasSpawns).values({ messageId, iteration: 1, status: 'queued', queuedBy: actor.slice(0, 200), taskId }).returning({ id: atlasSpawns.id })
+      const [spawn] = await db
+        .insert(atlasSpawns)
+        .values({ messageId, iteration: 1, status: 'queued', queuedBy: actor.slice(0, 200), taskId })
+        .returning({ id: atlasSpawns.id })
       return { spawnId: spawn!.id, messageId }
     },
+  }
+}
+
+/** The team's addresses and the outbound mail facade. */
+function teamMailPorts(deps: AgentPortsDeps): Pick<ToolPorts, 'teamEmails' | 'sendTeamMail'> {
+  return {
     teamEmails: async () => deps.team,
     sendTeamMail: async (mail, actor) => {
       const result = await deps.mailer().send({ to: mail.to, subject: mail.subject, text: mail.body }, { actor })
       if (!result.sent) throw new ToolError(result.reason, `the mail was not sent (${result.reason})`)
       return { messageId: result.messageId }
     },
+  }
+}
+
+/** Proposed changes to an agent's instructions, and their withdrawal. */
+function instructionPorts(db: Db): Pick<ToolPorts, 'proposeInstructionChange' | 'withdrawInstructionProposal'> {
+  return {
     proposeInstructionChange: async (input) => {
       try {
         const { proposal, instructionId } = await proposeChange(db, input)
@@ -160,27 +261,48 @@ export function hubToolPorts(deps: AgentPortsDeps): ToolPorts {
       }
     },
     withdrawInstructionProposal: id => withdrawProposal(db, id),
+  }
+}
+
+/** Skill drafts the assistant writes, and their discard. */
+function skillDraftPorts(db: Db): Pick<ToolPorts, 'draftSkill' | 'discardDraftSkill'> {
+  return {
     draftSkill: async (input) => {
       const { ownerEmail, ...fields } = input
-      const skill = await createSkill(db, { email: ownerEmail, role: 'operator' }, { ...fields, visibility: 'private' }, { origin: 'assistant', draft: true })
-        .catch((error: unknown) => {
-          if (error instanceof SkillError || error instanceof ZodError) throw new ToolError(error instanceof SkillError ? error.code : 'invalid_input', error.message)
-          throw error
-        })
+      const skill = await createSkill(
+        db,
+        { email: ownerEmail, role: 'operator' },
+        { ...fields, visibility: 'private' },
+        { origin: 'assistant', draft: true },
+      ).catch((error: unknown) => {
+        if (error instanceof SkillError || error instanceof ZodError)
+          throw new ToolError(error instanceof SkillError ? error.code : 'invalid_input', error.message)
+        throw error
+      })
       return { skillId: skill.id, name: skill.name, link: `/hub/skills/${skill.id}` }
     },
     discardDraftSkill: async (skillId) => {
-      const deleted = await db.delete(skills).where(and(eq(skills.id, skillId), eq(skills.draft, true))).returning({ id: skills.id })
+      const deleted = await db
+        .delete(skills)
+        .where(and(eq(skills.id, skillId), eq(skills.draft, true)))
+        .returning({ id: skills.id })
       return deleted.length > 0
     },
   }
 }
 
-
 async function searchTenantMessages(db: Db, query: string, limit: number, tenants: string[]) {
   if (tenants.length === 0) return []
   const pattern = `%${query.replace(/[\\%_]/g, char => `\\${char}`)}%`
-  const rows = await db.select({ id: atlasMessages.id, subject: atlasMessages.subject, from: atlasMessages.fromAddress, receivedAt: atlasMessages.receivedAt, intent: atlasInbox.intent, tenantId: atlasInbox.tenantId })
+  const rows = await db
+    .select({
+      id: atlasMessages.id,
+      subject: atlasMessages.subject,
+      from: atlasMessages.fromAddress,
+      receivedAt: atlasMessages.receivedAt,
+      intent: atlasInbox.intent,
+      tenantId: atlasInbox.tenantId,
+    })
     .from(atlasMessages)
     .innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
     .where(and(inArray(atlasInbox.tenantId, tenants), or(ilike(atlasMessages.subject, pattern), ilike(atlasMessages.fromAddress, pattern))))
@@ -191,7 +313,11 @@ async function searchTenantMessages(db: Db, query: string, limit: number, tenant
 
 async function messageInTenants(db: Db, id: number, tenants: string[]): Promise<boolean> {
   if (tenants.length === 0) return false
-  const [row] = await db.select({ id: atlasInbox.id }).from(atlasInbox).where(and(eq(atlasInbox.messageId, id), inArray(atlasInbox.tenantId, tenants))).limit(1)
+  const [row] = await db
+    .select({ id: atlasInbox.id })
+    .from(atlasInbox)
+    .where(and(eq(atlasInbox.messageId, id), inArray(atlasInbox.tenantId, tenants)))
+    .limit(1)
   return Boolean(row)
 }
 

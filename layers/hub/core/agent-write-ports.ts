@@ -36,7 +36,8 @@ async function told<T>(work: () => Promise<T>): Promise<T> {
     return await work()
   }
   catch (error) {
-    if (error instanceof WorksitesError || error instanceof LessonLinkError || error instanceof ReplyDraftError) throw new ToolError(error.code, error.message)
+    if (error instanceof WorksitesError || error instanceof LessonLinkError || error instanceof ReplyDraftError)
+      throw new ToolError(error.code, error.message)
     if (error instanceof VaultPathError) throw new ToolError(error.code, error.message)
     throw error
   }
@@ -53,34 +54,50 @@ export function hubWritePorts(deps: WritePortsDeps): WritePorts {
     return { kind: 'user', id: user.id }
   }
   return {
-    updateWorkItem: (input, actor) => told(async () => {
-      const before = await workItemState(db, input.entity, input.id)
-      if (!before) throw new ToolError('not_found', `no ${input.entity} ${input.id}`)
-      const owner = input.owner === undefined ? undefined : await ownerOf(input.owner)
-      // The owner is checked before the status moves: a refused owner leaves nothing half done.
-      if (owner !== undefined) await ownerColumnsFor(db, owner)
-      return { title: before.title, before: { status: before.status, owner: before.owner }, after: await applyChange(db, input, owner, { status: before.status, owner: before.owner }, actor) }
-    }),
-    restoreWorkItem: (input, actor) => told(() => restoreWorkItem(db, input.entity, input.id, { before: input.before, after: input.after }, actor)),
-    answerRecord: (input, actor) => told(async () => {
-      const before = await recordResolution(db, input.kind, input.id)
-      if (!before) throw new ToolError('not_found', `no ${input.kind} ${input.id}`)
-      const to = input.kind === 'negociation' ? input.outcome! : ANSWERED[input.kind]
-      const record = await actOnRecord(db, REGISTRY_KIND[input.kind], input.id, { to, resolution: input.answer, actor })
-      const after = await recordResolution(db, input.kind, input.id)
-      const { title, ...was } = before
-      return { title: record.title, before: was, after: { status: after!.status, resolution: after!.resolution, resolvedBy: after!.resolvedBy, resolvedAt: after!.resolvedAt } }
-    }),
-    restoreRecord: (input, actor) => told(() => restoreRecord(db, input.kind, input.id, { before: input.before, after: input.after }, actor)),
+    updateWorkItem: (input, actor) =>
+      told(async () => {
+        const before = await workItemState(db, input.entity, input.id)
+        if (!before) throw new ToolError('not_found', `no ${input.entity} ${input.id}`)
+        const owner = input.owner === undefined ? undefined : await ownerOf(input.owner)
+        // The owner is checked before the status moves: a refused owner leaves nothing half done.
+        if (owner !== undefined) await ownerColumnsFor(db, owner)
+        return {
+          title: before.title,
+          before: { status: before.status, owner: before.owner },
+          after: await applyChange(db, input, owner, { status: before.status, owner: before.owner }, actor),
+        }
+      }),
+    restoreWorkItem: (input, actor) =>
+      told(() => restoreWorkItem(db, input.entity, input.id, { before: input.before, after: input.after }, actor)),
+    answerRecord: (input, actor) =>
+      told(async () => {
+        const before = await recordResolution(db, input.kind, input.id)
+        if (!before) throw new ToolError('not_found', `no ${input.kind} ${input.id}`)
+        const to = input.kind === 'negociation' ? input.outcome! : ANSWERED[input.kind]
+        const record = await actOnRecord(db, REGISTRY_KIND[input.kind], input.id, { to, resolution: input.answer, actor })
+        const after = await recordResolution(db, input.kind, input.id)
+        const { title, ...was } = before
+        return {
+          title: record.title,
+          before: was,
+          after: { status: after!.status, resolution: after!.resolution, resolvedBy: after!.resolvedBy, resolvedAt: after!.resolvedAt },
+        }
+      }),
+    restoreRecord: (input, actor) =>
+      told(() => restoreRecord(db, input.kind, input.id, { before: input.before, after: input.after }, actor)),
     editInboxNote: input => told(async () => editInboxNote(deps.vaultDir, input)),
     restoreInboxNote: edit => told(async () => restoreInboxNote(deps.vaultDir, edit)),
-    draftClientReply: (input, actor) => told(async () => {
-      const [message] = await db.select({ subject: atlasMessages.subject }).from(atlasMessages).where(eq(atlasMessages.id, input.messageId))
-      if (!message) throw new ToolError('not_found', `no Atlas message #${input.messageId}`)
-      const current = await currentDraft(db, input.messageId)
-      const draft = await writeReplyDraft(db, { messageId: input.messageId, body: withSignature(input.body, deps.signature), actor })
-      return { draftId: draft.id, supersededId: current, subject: message.subject, link: `/hub/atlas/${input.messageId}` }
-    }),
+    draftClientReply: (input, actor) =>
+      told(async () => {
+        const [message] = await db
+          .select({ subject: atlasMessages.subject })
+          .from(atlasMessages)
+          .where(eq(atlasMessages.id, input.messageId))
+        if (!message) throw new ToolError('not_found', `no Atlas message #${input.messageId}`)
+        const current = await currentDraft(db, input.messageId)
+        const draft = await writeReplyDraft(db, { messageId: input.messageId, body: withSignature(input.body, deps.signature), actor })
+        return { draftId: draft.id, supersededId: current, subject: message.subject, link: `/hub/atlas/${input.messageId}` }
+      }),
     withdrawClientReply: (input, actor) => told(() => withdrawReplyDraft(db, { id: input.draftId, restore: input.supersededId, actor })),
     attachLesson: (input, actor) => told(() => attachLessonToSpawn(db, { ...input, actor })),
     detachLesson: (input, actor) => told(() => detachLessonFromSpawn(db, { ...input, actor })),

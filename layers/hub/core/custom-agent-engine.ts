@@ -43,7 +43,14 @@ export function customAgentEngine(input: CustomEngineInput): EngineDeps {
     flushLedger: () => input.ai.flush(),
     registry: customToolRegistry(),
     ports: {
-      ...hubToolPorts({ db: input.db, embedder: input.embedder, vaultDir: input.vaultDir, team: mail.team, signature: readTeamSignature(input.env), mailer: () => (mailer ??= createMailer({ config: mail, db: input.db })) }),
+      ...hubToolPorts({
+        db: input.db,
+        embedder: input.embedder,
+        vaultDir: input.vaultDir,
+        team: mail.team,
+        signature: readTeamSignature(input.env),
+        mailer: () => (mailer ??= createMailer({ config: mail, db: input.db })),
+      }),
       delegate: delegatePort(() => deps),
       ...draftPorts(input.db),
       files: agentFilePorts(input.db, input.fileGuards ?? agentFileGuards({ env: input.env, maxFileBytes: limits.maxFileBytes }), limits),

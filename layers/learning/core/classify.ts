@@ -72,10 +72,27 @@ type ScarRow = Pick<LearnLesson, 'id' | 'title' | 'description' | 'checkAdded' |
 
 /** Scars (every kind but success) never qualified and not given up on, oldest first. */
 export async function unclassifiedScars(db: Db, limit: number): Promise<ScarRow[]> {
-  return db.select({ id: learnLessons.id, title: learnLessons.title, description: learnLessons.description, checkAdded: learnLessons.checkAdded, tags: learnLessons.tags, agent: learnLessons.agent, severity: learnLessons.severity, tenantSlug: clients.slug })
+  return db
+    .select({
+      id: learnLessons.id,
+      title: learnLessons.title,
+      description: learnLessons.description,
+      checkAdded: learnLessons.checkAdded,
+      tags: learnLessons.tags,
+      agent: learnLessons.agent,
+      severity: learnLessons.severity,
+      tenantSlug: clients.slug,
+    })
     .from(learnLessons)
     .leftJoin(clients, eq(clients.id, learnLessons.tenantId))
-    .where(and(ne(learnLessons.kind, 'success'), isNull(learnLessons.errorType), isNull(learnLessons.archivedAt), lt(learnLessons.classifyAttempts, CLASSIFY_MAX_ATTEMPTS)))
+    .where(
+      and(
+        ne(learnLessons.kind, 'success'),
+        isNull(learnLessons.errorType),
+        isNull(learnLessons.archivedAt),
+        lt(learnLessons.classifyAttempts, CLASSIFY_MAX_ATTEMPTS),
+      ),
+    )
     .orderBy(asc(learnLessons.createdAt), asc(learnLessons.id))
     .limit(Math.max(1, Math.min(limit, CLASSIFY_BATCH_MAX)))
 }

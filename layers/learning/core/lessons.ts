@@ -59,22 +59,55 @@ export interface LessonFilters {
 
 export function lessonView(row: LearnLesson, injections: LessonInjection[] = [], injectionCount = injections.length): LessonView {
   return {
-    id: row.id, kind: row.kind === 'success' ? 'victory' : 'scar', registryKind: row.kind, title: row.title, description: row.description,
-    checkAdded: row.checkAdded, tags: row.tags, agent: row.agent, tenantId: row.tenantId, projectId: row.projectId, importance: row.importance,
-    learnable: row.learnable, recallCount: row.recallCount, lastRecalledAt: row.lastRecalledAt, archived: row.archivedAt !== null, recordedBy: row.recordedBy,
-    classification: row.errorType ? { errorType: row.errorType, severity: row.severity, confidence: row.classifierConfidence, rationale: row.classifierRationale, tags: row.classifierTags } : null,
-    classifierError: row.classifierError, createdAt: row.createdAt, injections, injectionCount,
+    id: row.id,
+    kind: row.kind === 'success' ? 'victory' : 'scar',
+    registryKind: row.kind,
+    title: row.title,
+    description: row.description,
+    checkAdded: row.checkAdded,
+    tags: row.tags,
+    agent: row.agent,
+    tenantId: row.tenantId,
+    projectId: row.projectId,
+    importance: row.importance,
+    learnable: row.learnable,
+    recallCount: row.recallCount,
+    lastRecalledAt: row.lastRecalledAt,
+    archived: row.archivedAt !== null,
+    recordedBy: row.recordedBy,
+    classification: row.errorType
+      ? {
+          errorType: row.errorType,
+          severity: row.severity,
+          confidence: row.classifierConfidence,
+          rationale: row.classifierRationale,
+          tags: row.classifierTags,
+        }
+      : null,
+    classifierError: row.classifierError,
+    createdAt: row.createdAt,
+    injections,
+    injectionCount,
   }
 }
 
 async function injectionsOf(db: Db, ids: number[]): Promise<Map<number, LessonInjection[]>> {
   const byLesson = new Map<number, LessonInjection[]>()
   if (!ids.length) return byLesson
-  const rows = await db.select({
-    lessonId: atlasSpawnLessons.lessonId, spawnId: atlasSpawnLessons.spawnId, rank: atlasSpawnLessons.rank, origin: atlasSpawnLessons.origin,
-    messageId: atlasSpawns.messageId, status: atlasSpawns.status, queuedAt: atlasSpawns.queuedAt,
-  }).from(atlasSpawnLessons).innerJoin(atlasSpawns, eq(atlasSpawns.id, atlasSpawnLessons.spawnId))
-    .where(inArray(atlasSpawnLessons.lessonId, ids)).orderBy(desc(atlasSpawns.queuedAt))
+  const rows = await db
+    .select({
+      lessonId: atlasSpawnLessons.lessonId,
+      spawnId: atlasSpawnLessons.spawnId,
+      rank: atlasSpawnLessons.rank,
+      origin: atlasSpawnLessons.origin,
+      messageId: atlasSpawns.messageId,
+      status: atlasSpawns.status,
+      queuedAt: atlasSpawns.queuedAt,
+    })
+    .from(atlasSpawnLessons)
+    .innerJoin(atlasSpawns, eq(atlasSpawns.id, atlasSpawnLessons.spawnId))
+    .where(inArray(atlasSpawnLessons.lessonId, ids))
+    .orderBy(desc(atlasSpawns.queuedAt))
   for (const { lessonId, ...injection } of rows) {
     const list = byLesson.get(lessonId) ?? []
     list.push(injection)
@@ -96,7 +129,12 @@ export async function listLessons(db: Db, filters: LessonFilters = {}): Promise<
     const like = `%${filters.q.replace(/[\\%_]/g, c => `\\${c}`)}%`
     where.push(or(ilike(learnLessons.title, like), ilike(learnLessons.description, like))!)
   }
-  const rows = await db.select().from(learnLessons).where(and(...where)).orderBy(desc(learnLessons.createdAt), desc(learnLessons.id)).limit(Math.min(filters.limit ?? 200, 500))
+  const rows = await db
+    .select()
+    .from(learnLessons)
+    .where(and(...where))
+    .orderBy(desc(learnLessons.createdAt), desc(learnLessons.id))
+    .limit(Math.min(filters.limit ?? 200, 500))
   const injections = await injectionsOf(db, rows.map(row => row.id))
   return rows.map((row) => {
     const all = injections.get(row.id) ?? []

@@ -72,12 +72,31 @@ export async function contactNames(db: Db): Promise<string[]> {
 
 /** Learnable, unarchived lessons without a suggestion yet, most important first, then oldest. */
 export async function suggestionCandidates(db: Db, limit: number): Promise<SuggestionCandidate[]> {
-  return db.select({
-    id: learnLessons.id, kind: learnLessons.kind, title: learnLessons.title, description: learnLessons.description, checkAdded: learnLessons.checkAdded,
-    tags: learnLessons.tags, agent: learnLessons.agent, tenantId: learnLessons.tenantId, importance: learnLessons.importance,
-  }).from(learnLessons)
-    .where(and(eq(learnLessons.learnable, true), isNull(learnLessons.archivedAt),
-      notExists(db.select({ one: sql`1` }).from(learnSuggestions).where(eq(learnSuggestions.lessonId, learnLessons.id)))))
+  return db
+    .select({
+      id: learnLessons.id,
+      kind: learnLessons.kind,
+      title: learnLessons.title,
+      description: learnLessons.description,
+      checkAdded: learnLessons.checkAdded,
+      tags: learnLessons.tags,
+      agent: learnLessons.agent,
+      tenantId: learnLessons.tenantId,
+      importance: learnLessons.importance,
+    })
+    .from(learnLessons)
+    .where(
+      and(
+        eq(learnLessons.learnable, true),
+        isNull(learnLessons.archivedAt),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(learnSuggestions)
+            .where(eq(learnSuggestions.lessonId, learnLessons.id)),
+        ),
+      ),
+    )
     .orderBy(sql`${learnLessons.importance} desc nulls last`, desc(learnLessons.createdAt), asc(learnLessons.id))
     .limit(Math.max(1, Math.min(limit, SUGGEST_BATCH_MAX)))
 }
@@ -156,10 +175,21 @@ export async function runSuggestions(deps: { db: Db, ai: Pick<AiFacade, 'complet
         report.scrubbedOut += scrubbedCount(result)
         return result.text
       }
-      const rows = await db.insert(learnSuggestions).values({
-        lessonId: lesson.id, destination: parsed.destination, suggestion: out(parsed.suggestion), diffBefore: out(parsed.diffBefore), diffAfter: out(parsed.diffAfter),
-        agent: lesson.agent, tenantId: lesson.tenantId, provider: answer.provider, model: answer.model,
-      }).onConflictDoNothing({ target: learnSuggestions.lessonId }).returning({ id: learnSuggestions.id })
+      const rows = await db
+        .insert(learnSuggestions)
+        .values({
+          lessonId: lesson.id,
+          destination: parsed.destination,
+          suggestion: out(parsed.suggestion),
+          diffBefore: out(parsed.diffBefore),
+          diffAfter: out(parsed.diffAfter),
+          agent: lesson.agent,
+          tenantId: lesson.tenantId,
+          provider: answer.provider,
+          model: answer.model,
+        })
+        .onConflictDoNothing({ target: learnSuggestions.lessonId })
+        .returning({ id: learnSuggestions.id })
       if (rows.length) {
         report.inserted++
         report.outcomes.push({ lessonId: lesson.id, status: 'inserted', destination: parsed.destination })

@@ -24,19 +24,43 @@ export interface SuggestionView {
   appliedTarget: string | null
 }
 
-export async function listSuggestions(db: Db, filters: { status?: LearnSuggestionStatus, agent?: string, limit?: number } = {}): Promise<SuggestionView[]> {
+export async function listSuggestions(
+  db: Db,
+  filters: { status?: LearnSuggestionStatus, agent?: string, limit?: number } = {},
+): Promise<SuggestionView[]> {
   const where: SQL[] = []
   if (filters.status) where.push(eq(learnSuggestions.status, filters.status))
   if (filters.agent) where.push(eq(learnSuggestions.agent, filters.agent))
-  const rows = await db.select({ s: learnSuggestions, title: learnLessons.title, kind: learnLessons.kind }).from(learnSuggestions)
-    .innerJoin(learnLessons, eq(learnLessons.id, learnSuggestions.lessonId)).where(and(...where))
+  const rows = await db
+    .select({ s: learnSuggestions, title: learnLessons.title, kind: learnLessons.kind })
+    .from(learnSuggestions)
+    .innerJoin(learnLessons, eq(learnLessons.id, learnSuggestions.lessonId))
+    .where(and(...where))
     // Pending ones first (oldest first: the queue), then the decided ones, latest first.
-    .orderBy(sql`(${learnSuggestions.status} = 'pending') desc`, sql`case when ${learnSuggestions.status} = 'pending' then ${learnSuggestions.createdAt} end asc`, desc(learnSuggestions.decidedAt), asc(learnSuggestions.id))
+    .orderBy(
+      sql`(${learnSuggestions.status} = 'pending') desc`,
+      sql`case when ${learnSuggestions.status} = 'pending' then ${learnSuggestions.createdAt} end asc`,
+      desc(learnSuggestions.decidedAt),
+      asc(learnSuggestions.id),
+    )
     .limit(Math.min(filters.limit ?? 200, 500))
   return rows.map(({ s, title, kind }) => ({
-    id: s.id, lessonId: s.lessonId, lessonTitle: title, lessonKind: kind === 'success' ? 'victory' : 'scar', destination: s.destination, suggestion: s.suggestion,
-    diffBefore: s.diffBefore, diffAfter: s.diffAfter, status: s.status, agent: s.agent, tenantId: s.tenantId, model: s.model,
-    createdAt: s.createdAt, decidedAt: s.decidedAt, decidedBy: s.decidedBy, appliedTarget: s.appliedTarget,
+    id: s.id,
+    lessonId: s.lessonId,
+    lessonTitle: title,
+    lessonKind: kind === 'success' ? 'victory' : 'scar',
+    destination: s.destination,
+    suggestion: s.suggestion,
+    diffBefore: s.diffBefore,
+    diffAfter: s.diffAfter,
+    status: s.status,
+    agent: s.agent,
+    tenantId: s.tenantId,
+    model: s.model,
+    createdAt: s.createdAt,
+    decidedAt: s.decidedAt,
+    decidedBy: s.decidedBy,
+    appliedTarget: s.appliedTarget,
   }))
 }
 
@@ -59,19 +83,33 @@ export async function suggestionStats(db: Db): Promise<SuggestionStats> {
     median: sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from (${learnSuggestions.decidedAt} - ${learnSuggestions.createdAt}))) filter (where ${learnSuggestions.decidedAt} is not null)`,
   }).from(learnSuggestions)
   return {
-    pending: Number(row?.pending ?? 0), applied: Number(row?.applied ?? 0), modified: Number(row?.modified ?? 0), refused: Number(row?.refused ?? 0),
+    pending: Number(row?.pending ?? 0),
+    applied: Number(row?.applied ?? 0),
+    modified: Number(row?.modified ?? 0),
+    refused: Number(row?.refused ?? 0),
     medianDecisionSeconds: row?.median === null || row?.median === undefined ? null : Math.round(Number(row.median)),
   }
 }
 
-export async function listAudit(db: Db, filters: { subjectKind?: string, subjectId?: string, limit?: number } = {}): Promise<LearnAuditEntry[]> {
+export async function listAudit(
+  db: Db,
+  filters: { subjectKind?: string, subjectId?: string, limit?: number } = {},
+): Promise<LearnAuditEntry[]> {
   const where: SQL[] = []
   if (filters.subjectKind) where.push(eq(learnAudit.subjectKind, filters.subjectKind))
   if (filters.subjectId) where.push(eq(learnAudit.subjectId, filters.subjectId))
-  return db.select().from(learnAudit).where(and(...where)).orderBy(desc(learnAudit.at), desc(learnAudit.id)).limit(Math.min(filters.limit ?? 100, 500))
+  return db
+    .select()
+    .from(learnAudit)
+    .where(and(...where))
+    .orderBy(desc(learnAudit.at), desc(learnAudit.id))
+    .limit(Math.min(filters.limit ?? 100, 500))
 }
 
-/** Changes whenever a lesson is added, changed or recalled, or a suggestion or a skill proposal added or decided: the live page refreshes then. */
+/**
+ * Changes whenever a lesson is added, changed or recalled, or a suggestion or a skill proposal added or decided: the live page refreshes
+ * then.
+ */
 export async function learningVersion(db: Db): Promise<string> {
   const [row] = await db.select({
     lessons: sql<string>`(select coalesce(max(${learnLessons.id}), 0) || ':' || coalesce(max(${learnLessons.updatedAt})::text, '') || ':' || coalesce(max(${learnLessons.lastRecalledAt})::text, '') || ':' || count(*) from ${learnLessons})`,

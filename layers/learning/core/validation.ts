@@ -58,7 +58,10 @@ export function skillNameFrom(text: string, id: number): string {
 }
 
 async function proposeSkill(tx: Db, row: LearnSuggestion, operator: string): Promise<string> {
-  const [lesson] = await tx.select({ sourceSpawnId: learnLessons.sourceSpawnId, tags: learnLessons.tags }).from(learnLessons).where(eq(learnLessons.id, row.lessonId))
+  const [lesson] = await tx
+    .select({ sourceSpawnId: learnLessons.sourceSpawnId, tags: learnLessons.tags })
+    .from(learnLessons)
+    .where(eq(learnLessons.id, row.lessonId))
   const body = row.diffAfter.trim() || row.suggestion.trim()
   const [proposal] = await tx.insert(learnSkillProposals).values({
     pattern: row.suggestion.split('\n')[0]!.slice(0, 300),
@@ -73,11 +76,18 @@ async function proposeSkill(tx: Db, row: LearnSuggestion, operator: string): Pro
   return `skill-proposal:${proposal!.id}`
 }
 
-async function writeDestination(tx: Db, deps: ValidationDeps, row: LearnSuggestion, agentOverride: string | undefined, operator: string): Promise<string> {
+async function writeDestination(
+  tx: Db,
+  deps: ValidationDeps,
+  row: LearnSuggestion,
+  agentOverride: string | undefined,
+  operator: string,
+): Promise<string> {
   const line = row.diffAfter.trim() || row.suggestion.trim()
   switch (row.destination) {
     case 'reflex': {
-      if (/[\r\n]/.test(line)) throw new ValidationError('bad_reflex_entry', 'a reflex entry is one line: edit diff_after to a single line', 400)
+      if (/[\r\n]/.test(line))
+        throw new ValidationError('bad_reflex_entry', 'a reflex entry is one line: edit diff_after to a single line', 400)
       try {
         return `reflex:MEMORY.md:${addReflexEntry(deps.reflexDir, line)}`
       }
@@ -87,12 +97,17 @@ async function writeDestination(tx: Db, deps: ValidationDeps, row: LearnSuggesti
     }
     case 'directive': {
       const agent = agentOverride?.trim() || row.agent
-      if (!agent) throw new ValidationError('directive_needs_agent', 'this lesson is global: name the agent whose directive receives the rule', 400)
+      if (!agent)
+        throw new ValidationError('directive_needs_agent', 'this lesson is global: name the agent whose directive receives the rule', 400)
       const entry = `- ${line.replace(/\s*\n\s*/g, ' ')}`
-      const updated = await tx.update(agents).set({
-        jobKeyChecks: sql`case when ${agents.jobKeyChecks} = '' then ${entry} else ${agents.jobKeyChecks} || E'\\n' || ${entry} end`,
-        jobKeyChecksEn: sql`case when ${agents.jobKeyChecksEn} = '' then ${entry} else ${agents.jobKeyChecksEn} || E'\\n' || ${entry} end`,
-      }).where(eq(agents.codename, agent)).returning({ codename: agents.codename })
+      const updated = await tx
+        .update(agents)
+        .set({
+          jobKeyChecks: sql`case when ${agents.jobKeyChecks} = '' then ${entry} else ${agents.jobKeyChecks} || E'\\n' || ${entry} end`,
+          jobKeyChecksEn: sql`case when ${agents.jobKeyChecksEn} = '' then ${entry} else ${agents.jobKeyChecksEn} || E'\\n' || ${entry} end`,
+        })
+        .where(eq(agents.codename, agent))
+        .returning({ codename: agents.codename })
       if (!updated.length) throw new ValidationError('unknown_agent', `no agent with codename "${agent}"`, 400)
       return `directive:${agent}`
     }
@@ -103,41 +118,101 @@ async function writeDestination(tx: Db, deps: ValidationDeps, row: LearnSuggesti
       const path = writeInboxNote(deps.vaultDir, {
         name: `learning/${tag}-${row.id}.md`,
         overwrite: true,
-        frontmatter: { type: tag, status: 'draft', tags: ['learning', tag], suggestion: row.id, lesson: row.lessonId, agent: row.agent ?? undefined, validated_by: operator },
-        body: [`# ${row.suggestion.split('\n')[0]!.slice(0, 120)}`, '', row.suggestion, '', '## Before', '', row.diffBefore || '(new)', '', '## After', '', row.diffAfter].join('\n'),
+        frontmatter: {
+          type: tag,
+          status: 'draft',
+          tags: ['learning', tag],
+          suggestion: row.id,
+          lesson: row.lessonId,
+          agent: row.agent ?? undefined,
+          validated_by: operator,
+        },
+        body: [
+          `# ${row.suggestion.split('\n')[0]!.slice(0, 120)}`,
+          '',
+          row.suggestion,
+          '',
+          '## Before',
+          '',
+          row.diffBefore || '(new)',
+          '',
+          '## After',
+          '',
+          row.diffAfter,
+        ].join('\n'),
       })
       return `vault:${path}`
     }
   }
 }
 
-async function decide(deps: ValidationDeps, id: number, operator: string, action: DecisionAction, change: Modification & { reason?: string } = {}): Promise<Decision> {
+async function decide(
+  deps: ValidationDeps,
+  id: number,
+  operator: string,
+  action: DecisionAction,
+  change: Modification & { reason?: string } = {},
+): Promise<Decision> {
   if (!operator.trim()) throw new ValidationError('no_operator', 'a decision names the person taking it', 400)
   const now = (deps.now ?? (() => new Date()))()
   return deps.db.transaction(async (tx) => {
     const [before] = await tx.select().from(learnSuggestions).where(eq(learnSuggestions.id, id)).for('update')
     if (!before) throw new ValidationError('not_found', `no suggestion #${id}`, 404)
-    if (before.status !== 'pending') throw new ValidationError('already_decided', `suggestion #${id} was already ${before.status} by ${before.decidedBy ?? 'someone'}`, 409)
-    const edited: LearnSuggestion = action === 'modified'
-      ? { ...before, destination: change.destination ?? before.destination, suggestion: change.suggestion?.trim() || before.suggestion, diffAfter: change.diffAfter ?? before.diffAfter }
-      : before
+    if (before.status !== 'pending')
+      throw new ValidationError(
+        'already_decided',
+        `suggestion #${id} was already ${before.status} by ${before.decidedBy ?? 'someone'}`,
+        409,
+      )
+    const edited: LearnSuggestion
+      = action === 'modified'
+        ? {
+            ...before,
+            destination: change.destination ?? before.destination,
+            suggestion: change.suggestion?.trim() || before.suggestion,
+            diffAfter: change.diffAfter ?? before.diffAfter,
+          }
+        : before
     // The claim first, the destination next, the audit last: a destination that refuses the
     // write (a reflex line too long, an unknown agent) rolls the claim back with it.
-    const [claimed] = await tx.update(learnSuggestions).set({
-      status: action, decidedAt: now, decidedBy: operator,
-      destination: edited.destination, suggestion: edited.suggestion, diffAfter: edited.diffAfter,
-    }).where(and(eq(learnSuggestions.id, id), eq(learnSuggestions.status, 'pending'))).returning()
+    const [claimed] = await tx
+      .update(learnSuggestions)
+      .set({
+        status: action,
+        decidedAt: now,
+        decidedBy: operator,
+        destination: edited.destination,
+        suggestion: edited.suggestion,
+        diffAfter: edited.diffAfter,
+      })
+      .where(and(eq(learnSuggestions.id, id), eq(learnSuggestions.status, 'pending')))
+      .returning()
     if (!claimed) throw new ValidationError('already_decided', `suggestion #${id} was decided meanwhile`, 409)
     const target = action === 'refused' ? null : await writeDestination(tx as unknown as Db, deps, edited, change.agent, operator)
-    const [row] = target ? await tx.update(learnSuggestions).set({ appliedTarget: target }).where(eq(learnSuggestions.id, id)).returning() : [claimed]
-    const [audit] = await tx.insert(learnAudit).values({
-      subjectKind: 'suggestion', subjectId: String(id), action, operator, at: now,
-      diff: {
-        destination: edited.destination, diffBefore: before.diffBefore, diffAfter: edited.diffAfter, suggestion: edited.suggestion, target,
-        ...(action === 'modified' ? { proposed: { destination: before.destination, suggestion: before.suggestion, diffAfter: before.diffAfter } } : {}),
-        ...(change.reason ? { reason: change.reason } : {}),
-      },
-    }).returning({ id: learnAudit.id })
+    const [row] = target
+      ? await tx.update(learnSuggestions).set({ appliedTarget: target }).where(eq(learnSuggestions.id, id)).returning()
+      : [claimed]
+    const [audit] = await tx
+      .insert(learnAudit)
+      .values({
+        subjectKind: 'suggestion',
+        subjectId: String(id),
+        action,
+        operator,
+        at: now,
+        diff: {
+          destination: edited.destination,
+          diffBefore: before.diffBefore,
+          diffAfter: edited.diffAfter,
+          suggestion: edited.suggestion,
+          target,
+          ...(action === 'modified'
+            ? { proposed: { destination: before.destination, suggestion: before.suggestion, diffAfter: before.diffAfter } }
+            : {}),
+          ...(change.reason ? { reason: change.reason } : {}),
+        },
+      })
+      .returning({ id: learnAudit.id })
     return { suggestion: row!, auditId: audit!.id }
   })
 }

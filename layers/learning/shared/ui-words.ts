@@ -1,13 +1,5 @@
-// The learning page's words for the six destinations (§4.2).
+// The six destinations of a suggestion (§4.2), in the order the modify form lists them; their
+// words are in i18n/locales under learning.destinations.
 import type { LearnDestination } from '#db/schema/learn'
 
-export const DESTINATION_LABELS: Record<LearnDestination, string> = {
-  directive: 'Agent directive',
-  hooks: 'Hooks configuration',
-  reflex: 'Reflex memory',
-  inbox: 'Vault inbox note',
-  skill: 'Skill proposal (founder promotes)',
-  project: 'Project or tool',
-}
-
-export const DESTINATION_ITEMS = (Object.keys(DESTINATION_LABELS) as LearnDestination[]).map(value => ({ label: DESTINATION_LABELS[value], value }))
+export const DESTINATIONS: readonly LearnDestination[] = ['directive', 'hooks', 'reflex', 'inbox', 'skill', 'project']

@@ -39,6 +39,7 @@ export function memoryApiError(error: unknown): MemoryApiError | null {
   if (error instanceof RecallInputError || error instanceof ScopeError || error instanceof VaultPathError) {
     return { statusCode: 400, statusMessage: error.message, data: { code: error.code } }
   }
-  if (error instanceof PromoteError) return { statusCode: PROMOTE_STATUS[error.code], statusMessage: error.message, data: { code: error.code } }
+  if (error instanceof PromoteError)
+    return { statusCode: PROMOTE_STATUS[error.code], statusMessage: error.message, data: { code: error.code } }
   return null
 }

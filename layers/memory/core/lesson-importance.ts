@@ -43,15 +43,28 @@ export function importanceScorer(ai: Pick<AiFacade, 'complete'>, options: { time
 }
 
 /** The later run: the oldest unscored, unarchived lessons, scored one by one. */
-export async function scoreUnscoredLessons(db: Db, score: ImportanceScorer, options: { limit?: number, log?: (line: string) => void, signal?: AbortSignal } = {}): Promise<{ candidates: number, scored: number }> {
+export async function scoreUnscoredLessons(
+  db: Db,
+  score: ImportanceScorer,
+  options: { limit?: number, log?: (line: string) => void, signal?: AbortSignal } = {},
+): Promise<{ candidates: number, scored: number }> {
   const log = options.log ?? (() => {})
-  const rows = await db.select({ id: learnLessons.id, kind: learnLessons.kind, title: learnLessons.title, description: learnLessons.description, tags: learnLessons.tags })
-    .from(learnLessons).where(and(isNull(learnLessons.importance), isNull(learnLessons.archivedAt)))
-    .orderBy(asc(learnLessons.createdAt), asc(learnLessons.id)).limit(options.limit ?? IMPORTANCE_BATCH)
+  const rows = await db
+    .select({
+      id: learnLessons.id,
+      kind: learnLessons.kind,
+      title: learnLessons.title,
+      description: learnLessons.description,
+      tags: learnLessons.tags,
+    })
+    .from(learnLessons)
+    .where(and(isNull(learnLessons.importance), isNull(learnLessons.archivedAt)))
+    .orderBy(asc(learnLessons.createdAt), asc(learnLessons.id))
+    .limit(options.limit ?? IMPORTANCE_BATCH)
   let scored = 0
   for (const row of rows) {
     if (options.signal?.aborted) break
-    if (await scoreOne(db, row, score, log) !== null) scored++
+    if ((await scoreOne(db, row, score, log)) !== null) scored++
   }
   return { candidates: rows.length, scored }
 }

@@ -60,7 +60,10 @@ export function lessonTags(input: Pick<ManualLessonInput, 'tags' | 'tenantSlug' 
   return [...new Set(tags)]
 }
 
-export async function recordManualLesson(deps: { db: Db, embedder: Embedder, log?: (line: string) => void }, input: ManualLessonInput): Promise<ManualLessonResult> {
+export async function recordManualLesson(
+  deps: { db: Db, embedder: Embedder, log?: (line: string) => void },
+  input: ManualLessonInput,
+): Promise<ManualLessonResult> {
   const { db } = deps
   const actor = input.actor?.trim()
   if (!actor) throw new ManualLessonError('no_actor', 'a lesson recorded by hand names the person recording it')
@@ -73,14 +76,28 @@ export async function recordManualLesson(deps: { db: Db, embedder: Embedder, log
   // run (vector-sync), since a background scoring cannot use a transaction that has ended.
   const { lesson } = await db.transaction(async (tx) => {
     const recorded = await recordLesson(tx, {
-      kind: input.kind, title: input.title, description: input.description, checkAdded: input.checkAdded,
-      tags: lessonTags(input), agent, tenantId: input.tenantId ?? null, sourceSpawnId: input.spawnId ?? null, recordedBy: actor,
+      kind: input.kind,
+      title: input.title,
+      description: input.description,
+      checkAdded: input.checkAdded,
+      tags: lessonTags(input),
+      agent,
+      tenantId: input.tenantId ?? null,
+      sourceSpawnId: input.spawnId ?? null,
+      recordedBy: actor,
     })
     await recordAudit(tx, {
       actor,
       action: LESSON_RECORDED_ACTION,
       target: `learn_lesson:${recorded.lesson.id}`,
-      details: { kind: input.kind, title: recorded.lesson.title, agent, tenant: input.tenantSlug ?? undefined, messageId: input.messageId ?? undefined, spawnId: input.spawnId ?? undefined },
+      details: {
+        kind: input.kind,
+        title: recorded.lesson.title,
+        agent,
+        tenant: input.tenantSlug ?? undefined,
+        messageId: input.messageId ?? undefined,
+        spawnId: input.spawnId ?? undefined,
+      },
     })
     return recorded
   })

@@ -32,7 +32,13 @@ export interface MissionBriefView {
 
 export async function listMissionBriefs(db: Db): Promise<MissionBriefView[]> {
   const rows = await db.select().from(clients).orderBy(asc(clients.name))
-  return rows.map(row => ({ slug: row.slug, name: row.name, active: row.active, brief: missionBriefOf(row.config), updatedAt: row.updatedAt }))
+  return rows.map(row => ({
+    slug: row.slug,
+    name: row.name,
+    active: row.active,
+    brief: missionBriefOf(row.config),
+    updatedAt: row.updatedAt,
+  }))
 }
 
 /** Replaces the tenant's brief (an empty one removes it); the rest of its configuration is kept. */

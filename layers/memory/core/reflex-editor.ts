@@ -55,20 +55,33 @@ export interface ReflexSaved {
   lines: number
 }
 
-export async function saveReflexIndex(deps: { db: Db, reflexDir: string }, request: { text: string, actor: string, expectedSha256?: string }): Promise<ReflexSaved> {
+export async function saveReflexIndex(
+  deps: { db: Db, reflexDir: string },
+  request: { text: string, actor: string, expectedSha256?: string },
+): Promise<ReflexSaved> {
   const actor = request.actor?.trim()
   if (!actor) throw new ReflexEditError('no_actor', 'an edit of the reflex memory names the person making it')
   // One trailing newline, Unix line ends: the file the agents read stays clean.
   const text = request.text.replace(/\r\n?/g, '\n').replace(/\n*$/, '\n').replace(/^\n$/, '')
-  if (text.length > REFLEX_TEXT_MAX) throw new ReflexEditError('reflex_too_large', `the reflex memory is ${text.length} characters long (at most ${REFLEX_TEXT_MAX}): move details to thematic files`)
+  if (text.length > REFLEX_TEXT_MAX)
+    throw new ReflexEditError(
+      'reflex_too_large',
+      `the reflex memory is ${text.length} characters long (at most ${REFLEX_TEXT_MAX}): move details to thematic files`,
+    )
   const refused = reflexRefusals(text)
   if (refused.length > 0) {
     const first = refused[0]!
-    throw new ReflexEditError('reflex_line_too_long', `line ${first.line} is ${first.length} characters long (at most ${REFLEX_LINE_MAX}): nothing was saved`, { line: first.line, length: first.length, refused })
+    throw new ReflexEditError(
+      'reflex_line_too_long',
+      `line ${first.line} is ${first.length} characters long (at most ${REFLEX_LINE_MAX}): nothing was saved`,
+      { line: first.line, length: first.length, refused },
+    )
   }
   const current = readReflexSource(deps.reflexDir)
   if (request.expectedSha256 && request.expectedSha256 !== current.sha256) {
-    throw new ReflexEditError('reflex_changed_meanwhile', 'MEMORY.md changed since it was opened: reload it and make the edit again', { sha256: current.sha256 })
+    throw new ReflexEditError('reflex_changed_meanwhile', 'MEMORY.md changed since it was opened: reload it and make the edit again', {
+      sha256: current.sha256,
+    })
   }
   mkdirSync(deps.reflexDir, { recursive: true })
   const path = join(deps.reflexDir, REFLEX_INDEX_FILE)
@@ -78,7 +91,12 @@ export async function saveReflexIndex(deps: { db: Db, reflexDir: string }, reque
   const saved = { sha256: sha(text), entries: entries.length, lines: text === '' ? 0 : text.split('\n').length - 1 }
   try {
     // The audit first, then the file: a save that cannot be recorded does not happen.
-    await recordAudit(deps.db, { actor, action: REFLEX_SAVED_ACTION, target: REFLEX_INDEX_FILE, details: { before: current.sha256, after: saved.sha256, entries: saved.entries, lines: saved.lines } })
+    await recordAudit(deps.db, {
+      actor,
+      action: REFLEX_SAVED_ACTION,
+      target: REFLEX_INDEX_FILE,
+      details: { before: current.sha256, after: saved.sha256, entries: saved.entries, lines: saved.lines },
+    })
     renameSync(temporary, path)
   }
   catch (error) {

@@ -37,7 +37,11 @@ export async function memoryStats(db: Db): Promise<MemoryStats> {
 
   const sources = SOURCE_TYPES.map((type) => {
     const mine = rows.filter(row => row.type === type)
-    const last = mine.map(row => row.last).filter((value): value is string => Boolean(value)).map(value => new Date(value)).sort((a, b) => b.getTime() - a.getTime())[0]
+    const last = mine
+      .map(row => row.last)
+      .filter((value): value is string => Boolean(value))
+      .map(value => new Date(value))
+      .sort((a, b) => b.getTime() - a.getTime())[0]
     return {
       type,
       label: SOURCE_LABELS[type],
@@ -48,7 +52,12 @@ export async function memoryStats(db: Db): Promise<MemoryStats> {
   })
   const notes = VAULT_SPACES.map((space) => {
     const row = noteRows.find(item => item.space === space)
-    return { space, label: SPACE_LABELS[space], notes: Number(row?.notes ?? 0), lastIndexedAt: row?.last ? new Date(row.last).toISOString() : null }
+    return {
+      space,
+      label: SPACE_LABELS[space],
+      notes: Number(row?.notes ?? 0),
+      lastIndexedAt: row?.last ? new Date(row.last).toISOString() : null,
+    }
   })
   return {
     sources,

@@ -35,17 +35,35 @@ export async function listProfiles(db: Db, options: { allowPrivate: boolean }): 
   }))
 }
 
-export async function saveDimension(db: Db, request: { subject: string, dimension: UserDimension, value: Record<string, unknown>, actor: string }): Promise<ProfileView> {
+export async function saveDimension(
+  db: Db,
+  request: { subject: string, dimension: UserDimension, value: Record<string, unknown>, actor: string },
+): Promise<ProfileView> {
   const actor = request.actor?.trim()
   if (!actor) throw new UserModelEditError('no_actor', 'an edit of the user model names the person making it')
   const size = JSON.stringify(request.value).length
-  if (size > DIMENSION_MAX_CHARS) throw new UserModelEditError('dimension_too_large', `${request.dimension} is ${size} characters of JSON (at most ${DIMENSION_MAX_CHARS})`)
+  if (size > DIMENSION_MAX_CHARS)
+    throw new UserModelEditError(
+      'dimension_too_large',
+      `${request.dimension} is ${size} characters of JSON (at most ${DIMENSION_MAX_CHARS})`,
+    )
   const column = USER_MODEL_COLUMN[request.dimension]
   return await db.transaction(async (tx) => {
-    const [row] = await tx.insert(memUserModel).values({ subject: request.subject, [column]: request.value })
+    const [row] = await tx
+      .insert(memUserModel)
+      .values({ subject: request.subject, [column]: request.value })
       .onConflictDoUpdate({ target: memUserModel.subject, set: { [column]: request.value, updatedAt: sql`now()` } })
       .returning()
-    await recordAudit(tx, { actor, action: USER_MODEL_SAVED_ACTION, target: `mem_user_model:${request.subject}`, details: { dimension: request.dimension, keys: Object.keys(request.value) } })
-    return { subject: row!.subject, dimensions: { [request.dimension]: row![column] as Record<string, unknown> }, updatedAt: row!.updatedAt }
+    await recordAudit(tx, {
+      actor,
+      action: USER_MODEL_SAVED_ACTION,
+      target: `mem_user_model:${request.subject}`,
+      details: { dimension: request.dimension, keys: Object.keys(request.value) },
+    })
+    return {
+      subject: row!.subject,
+      dimensions: { [request.dimension]: row![column] as Record<string, unknown> },
+      updatedAt: row!.updatedAt,
+    }
   })
 }

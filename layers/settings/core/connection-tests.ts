@@ -60,7 +60,13 @@ export async function testConnection(name: ConnectionName, deps: ConnectionTestD
       const model = testModel(env, name)
       if (!model) throw new NotConfigured('OPENAI_COMPAT_MODEL is not set: no model to test')
       const baseUrl = displayUrl(providerBaseUrl(env, name) ?? undefined)
-      return await probeModel(deps.facade, { provider: name, model, actor: deps.actor, deadlineMs: deadline(NETWORK_DEADLINE_MS * 3), baseUrl })
+      return await probeModel(deps.facade, {
+        provider: name,
+        model,
+        actor: deps.actor,
+        deadlineMs: deadline(NETWORK_DEADLINE_MS * 3),
+        baseUrl,
+      })
     }
     throw new NotConfigured('OCR runs inside the collector (tesseract.js): nothing to connect to')
   }

@@ -11,7 +11,10 @@ import { exportBundle, importBundle } from './skill-md'
 
 export async function exportSkill(db: Db, actor: Actor, id: number): Promise<{ filename: string, data: Buffer, fingerprint: string }> {
   const { skill, files } = await skillView(db, actor, id)
-  const data = exportBundle({ name: skill.name, description: skill.description, body: skill.body, tags: skill.tags, allowedTools: skill.allowedTools }, files)
+  const data = exportBundle(
+    { name: skill.name, description: skill.description, body: skill.body, tags: skill.tags, allowedTools: skill.allowedTools },
+    files,
+  )
   const fingerprint = fingerprintOf(skill, files)
   await db.update(skills).set({ exportedFingerprint: fingerprint, exportedAt: new Date() }).where(eq(skills.id, id))
   return { filename: `${skill.name}.skill.tar`, data, fingerprint }

@@ -49,7 +49,15 @@ export interface SkillSummary {
   newerVersion: boolean
 }
 
-export interface SkillView { skill: Skill, versions: SkillVersion[], files: SkillFile[], enabled: boolean, uses: number, newerVersion: boolean, canEdit: boolean }
+export interface SkillView {
+  skill: Skill
+  versions: SkillVersion[]
+  files: SkillFile[]
+  enabled: boolean
+  uses: number
+  newerVersion: boolean
+  canEdit: boolean
+}
 
 /** Who may read a skill: a studio one or a built-in anyone; a private one or a draft its owner. */
 const readable = (email: string) => or(
@@ -62,7 +70,8 @@ const enabledFor = (email: string) => sql<boolean>`coalesce((select e.enabled fr
 
 async function insertFiles(db: Db, skillId: number, files: z.output<typeof SkillFileInput>[]) {
   await db.delete(skillFiles).where(eq(skillFiles.skillId, skillId))
-  if (files.length > 0) await db.insert(skillFiles).values(files.map(file => ({ skillId, path: file.path, content: file.content, shareable: file.shareable })))
+  if (files.length > 0)
+    await db.insert(skillFiles).values(files.map(file => ({ skillId, path: file.path, content: file.content, shareable: file.shareable })))
 }
 
 /** A new skill (version 1), enabled for its creator unless it is a draft. */
@@ -78,7 +87,8 @@ export async function createSkill(db: Db, actor: Actor, input: CreateSkillInput,
     }).returning()
     await tx.insert(skillVersions).values({ skillId: skill!.id, version: 1, description: parsed.description, body: parsed.body, tags: parsed.tags, allowedTools: parsed.allowedTools, createdBy: actor.email, note: options.draft ? 'draft' : null })
     await insertFiles(tx as unknown as Db, skill!.id, parsed.files)
-    if (!options.draft && !options.builtIn) await tx.insert(skillEnablements).values({ skillId: skill!.id, email: actor.email, enabled: true })
+    if (!options.draft && !options.builtIn)
+      await tx.insert(skillEnablements).values({ skillId: skill!.id, email: actor.email, enabled: true })
     return skill!
   })
 }
@@ -105,10 +115,37 @@ export async function saveSkill(db: Db, actor: Actor, id: number, input: z.input
       throw new SkillError('version_conflict', `the skill is at version ${locked!.version} since you opened version ${parsed.baseVersion}: reload, nothing was lost`, 409)
     }
     const version = locked!.version + 1
-    await tx.insert(skillVersions).values({ skillId: id, version, description: parsed.description, body: parsed.body, tags: parsed.tags, allowedTools: parsed.allowedTools, note: parsed.note ?? null, createdBy: actor.email })
-    await tx.update(skills).set({ description: parsed.description, body: parsed.body, tags: parsed.tags, allowedTools: parsed.allowedTools, version, draft: false, updatedAt: new Date(), ...(parsed.visibility ? { visibility: parsed.visibility } : {}) }).where(eq(skills.id, id))
+    await tx
+      .insert(skillVersions)
+      .values({
+        skillId: id,
+        version,
+        description: parsed.description,
+        body: parsed.body,
+        tags: parsed.tags,
+        allowedTools: parsed.allowedTools,
+        note: parsed.note ?? null,
+        createdBy: actor.email,
+      })
+    await tx
+      .update(skills)
+      .set({
+        description: parsed.description,
+        body: parsed.body,
+        tags: parsed.tags,
+        allowedTools: parsed.allowedTools,
+        version,
+        draft: false,
+        updatedAt: new Date(),
+        ...(parsed.visibility ? { visibility: parsed.visibility } : {}),
+      })
+      .where(eq(skills.id, id))
     await insertFiles(tx as unknown as Db, id, parsed.files)
-    if (locked!.draft) await tx.insert(skillEnablements).values({ skillId: id, email: actor.email, enabled: true }).onConflictDoUpdate({ target: [skillEnablements.skillId, skillEnablements.email], set: { enabled: true } })
+    if (locked!.draft)
+      await tx
+        .insert(skillEnablements)
+        .values({ skillId: id, email: actor.email, enabled: true })
+        .onConflictDoUpdate({ target: [skillEnablements.skillId, skillEnablements.email], set: { enabled: true } })
   })
   return await skillView(db, actor, id)
 }
@@ -119,14 +156,26 @@ export const RestoreSkillBody = z.object({
 }).strict()
 
 /** Restores an old version as a NEW version (history is never rewritten); the files stay as they are. */
-export async function restoreSkillVersion(db: Db, actor: Actor, id: number, version: number, input: z.input<typeof RestoreSkillBody> = {}): Promise<SkillView> {
+export async function restoreSkillVersion(
+  db: Db,
+  actor: Actor,
+  id: number,
+  version: number,
+  input: z.input<typeof RestoreSkillBody> = {},
+): Promise<SkillView> {
   const parsed = RestoreSkillBody.parse(input)
   const current = await readableSkill(db, actor.email, id)
-  const [old] = await db.select().from(skillVersions).where(and(eq(skillVersions.skillId, id), eq(skillVersions.version, version)))
+  const [old] = await db
+    .select()
+    .from(skillVersions)
+    .where(and(eq(skillVersions.skillId, id), eq(skillVersions.version, version)))
   if (!old) throw new SkillError('not_found', `no version ${version} of skill "${current.name}"`, 404)
   const files = await db.select().from(skillFiles).where(eq(skillFiles.skillId, id)).orderBy(skillFiles.path)
   return await saveSkill(db, actor, id, {
-    description: old.description, body: old.body, tags: old.tags, allowedTools: old.allowedTools,
+    description: old.description,
+    body: old.body,
+    tags: old.tags,
+    allowedTools: old.allowedTools,
     files: files.map(file => ({ path: file.path, content: file.content, shareable: file.shareable })),
     note: `restored from version ${version}`,
     baseVersion: parsed.baseVersion ?? current.version,
@@ -140,7 +189,15 @@ export async function skillView(db: Db, actor: Actor, id: number): Promise<Skill
     db.select().from(skillFiles).where(eq(skillFiles.skillId, id)).orderBy(skillFiles.path),
     db.select({ enabled: enabledFor(actor.email), uses: sql<number>`(select count(*)::int from skill_runs r where r.skill_id = skills.id)` }).from(skills).where(eq(skills.id, id)),
   ])
-  return { skill, versions, files, enabled: Boolean(state!.enabled), uses: Number(state!.uses), newerVersion: newer(skill, files), canEdit: mayEdit(actor, skill) }
+  return {
+    skill,
+    versions,
+    files,
+    enabled: Boolean(state!.enabled),
+    uses: Number(state!.uses),
+    newerVersion: newer(skill, files),
+    canEdit: mayEdit(actor, skill),
+  }
 }
 
 function newer(skill: Skill, files: SkillFile[]): boolean {
@@ -156,19 +213,40 @@ export async function listLibrary(db: Db, email: string): Promise<{ mine: SkillS
   }).from(skills).where(readable(email))
   const ids = rows.map(row => row.skill.id)
   const files = ids.length > 0 ? await db.select().from(skillFiles).where(inArray(skillFiles.skillId, ids)) : []
-  const summaries = rows.map(({ skill, enabled, uses }): SkillSummary => ({
-    id: skill.id, name: skill.name, description: skill.description, tags: skill.tags, builtIn: skill.builtIn, draft: skill.draft, origin: skill.origin,
-    visibility: skill.visibility, ownerEmail: skill.ownerEmail, version: skill.version, enabled: Boolean(enabled), uses: Number(uses),
-    newerVersion: newer(skill, files.filter(f => f.skillId === skill.id)),
-  })).sort((a, b) => b.uses - a.uses || a.name.localeCompare(b.name))
-  return { mine: summaries.filter(s => s.enabled || (s.draft && s.ownerEmail === email)), discover: summaries.filter(s => !s.enabled && !s.draft) }
+  const summaries = rows
+    .map(({ skill, enabled, uses }): SkillSummary => ({
+      id: skill.id,
+      name: skill.name,
+      description: skill.description,
+      tags: skill.tags,
+      builtIn: skill.builtIn,
+      draft: skill.draft,
+      origin: skill.origin,
+      visibility: skill.visibility,
+      ownerEmail: skill.ownerEmail,
+      version: skill.version,
+      enabled: Boolean(enabled),
+      uses: Number(uses),
+      newerVersion: newer(
+        skill,
+        files.filter(f => f.skillId === skill.id),
+      ),
+    }))
+    .sort((a, b) => b.uses - a.uses || a.name.localeCompare(b.name))
+  return {
+    mine: summaries.filter(s => s.enabled || (s.draft && s.ownerEmail === email)),
+    discover: summaries.filter(s => !s.enabled && !s.draft),
+  }
 }
 
 /** "Enable for me" / "Disable for me": a person's own activation, built-ins included. */
 export async function setEnabled(db: Db, email: string, id: number, enabled: boolean): Promise<SkillView['enabled']> {
   const skill = await readableSkill(db, email, id)
   if (skill.draft) throw new SkillError('draft', 'save the draft before enabling it', 409)
-  await db.insert(skillEnablements).values({ skillId: id, email, enabled }).onConflictDoUpdate({ target: [skillEnablements.skillId, skillEnablements.email], set: { enabled, updatedAt: new Date() } })
+  await db
+    .insert(skillEnablements)
+    .values({ skillId: id, email, enabled })
+    .onConflictDoUpdate({ target: [skillEnablements.skillId, skillEnablements.email], set: { enabled, updatedAt: new Date() } })
   return enabled
 }
 
@@ -180,14 +258,34 @@ export async function deleteSkill(db: Db, actor: Actor, id: number): Promise<voi
   await db.delete(skills).where(eq(skills.id, id))
 }
 
-export interface EnabledSkill { id: number, name: string, description: string, body: string, allowedTools: string[] | null, files: Array<{ path: string, content: string }> }
+export interface EnabledSkill {
+  id: number
+  name: string
+  description: string
+  body: string
+  allowedTools: string[] | null
+  files: Array<{ path: string, content: string }>
+}
 
 /** What the router may choose from for a person: enabled, saved skills, with their shareable files. */
 export async function enabledSkills(db: Db, email: string): Promise<EnabledSkill[]> {
   const rows = await db.select().from(skills).where(and(readable(email), eq(skills.draft, false), sql`${enabledFor(email)}`))
   const ids = rows.map(row => row.id)
-  const files = ids.length > 0 ? await db.select().from(skillFiles).where(and(inArray(skillFiles.skillId, ids), eq(skillFiles.shareable, true))) : []
-  return rows.map(row => ({ id: row.id, name: row.name, description: row.description, body: row.body, allowedTools: row.allowedTools, files: files.filter(f => f.skillId === row.id).map(f => ({ path: f.path, content: f.content })) }))
+  const files
+    = ids.length > 0
+      ? await db
+          .select()
+          .from(skillFiles)
+          .where(and(inArray(skillFiles.skillId, ids), eq(skillFiles.shareable, true)))
+      : []
+  return rows.map(row => ({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    body: row.body,
+    allowedTools: row.allowedTools,
+    files: files.filter(f => f.skillId === row.id).map(f => ({ path: f.path, content: f.content })),
+  }))
 }
 
 export async function recordSkillRuns(db: Db, runId: string, email: string, used: Array<{ id: number, mode: 'forced' | 'auto' | 'model' }>): Promise<void> {

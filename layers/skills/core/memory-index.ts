@@ -21,11 +21,19 @@ const QUERY_MAX = 2000
  * ones — top-K, as router candidates. Read-only (no recall counters); hits below the memory's
  * relevance floor are kept: the router's thresholds decide.
  */
-export async function recallSkills(deps: { db: Db, embedder: Embedder, log?: (line: string) => void }, request: string, skills: Array<{ id: number, name: string }>, topK: number): Promise<RecalledCandidate[]> {
+export async function recallSkills(
+  deps: { db: Db, embedder: Embedder, log?: (line: string) => void },
+  request: string,
+  skills: Array<{ id: number, name: string }>,
+  topK: number,
+): Promise<RecalledCandidate[]> {
   const query = request.trim().slice(0, QUERY_MAX)
   if (!query || skills.length === 0) return []
   const names = new Map(skills.map(skill => [String(skill.id), skill.name]))
-  const response = await recall({ db: deps.db, embedder: deps.embedder, log: deps.log }, { query, k: topK, scope: ['skill'], sourceIds: [...names.keys()], readOnly: true, belowFloor: 'flag' })
+  const response = await recall(
+    { db: deps.db, embedder: deps.embedder, log: deps.log },
+    { query, k: topK, scope: ['skill'], sourceIds: [...names.keys()], readOnly: true, belowFloor: 'flag' },
+  )
   return response.hits.flatMap((hit) => {
     const name = names.get(hit.sourceId)
     return name ? [{ name, lexicalRank: hit.scores.lexicalRank, vectorRank: hit.scores.semanticRank, rrf: hit.scores.rrf ?? 0 }] : []

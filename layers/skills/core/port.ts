@@ -41,13 +41,31 @@ export function skillRouterPort(db: Db, embedder: Embedder, settings?: RouterSet
     select: async ({ email, request, forced, choose }) => {
       const { index, skills } = await indexFor(email)
       const decision = await routeSkills(index, {
-        request, forced, ...(settings ? { settings } : {}),
-        recall: async (text, topK, exclude) => await recallSkills({ db, embedder, log }, text, [...skills.values()].filter(skill => !exclude.has(skill.name)), topK),
-        ...(choose ? { choose: (text, candidates) => choose(text, candidates.map(c => ({ name: c.name, description: skills.get(c.name)?.description ?? '' }))) } : {}),
+        request,
+        forced,
+        ...(settings ? { settings } : {}),
+        recall: async (text, topK, exclude) =>
+          await recallSkills(
+            { db, embedder, log },
+            text,
+            [...skills.values()].filter(skill => !exclude.has(skill.name)),
+            topK,
+          ),
+        ...(choose
+          ? {
+              choose: (text, candidates) =>
+                choose(
+                  text,
+                  candidates.map(c => ({ name: c.name, description: skills.get(c.name)?.description ?? '' })),
+                ),
+            }
+          : {}),
       })
       const selected: SelectedSkill[] = decision.kept.flatMap((kept) => {
         const skill = skills.get(kept.name)
-        return skill ? [{ id: skill.id, name: skill.name, mode: kept.mode, text: skillText(skill, request), allowedTools: skill.allowedTools }] : []
+        return skill
+          ? [{ id: skill.id, name: skill.name, mode: kept.mode, text: skillText(skill, request), allowedTools: skill.allowedTools }]
+          : []
       })
       return { skills: selected, decision: decision as unknown as Record<string, unknown> }
     },

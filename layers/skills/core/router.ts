@@ -111,19 +111,42 @@ export interface RecalledCandidate { name: string, lexicalRank: number | null, v
 export type SkillRecall = (request: string, topK: number, exclude: Set<string>) => Promise<RecalledCandidate[]>
 
 /** The recall's candidates with the match score the thresholds read; names the index does not hold are left out. */
-export function scoreRecalled(index: SkillIndex, request: string, recalled: RecalledCandidate[], settings: RouterSettings = DEFAULT_ROUTER_SETTINGS, exclude: Set<string> = new Set()): Candidate[] {
+export function scoreRecalled(
+  index: SkillIndex,
+  request: string,
+  recalled: RecalledCandidate[],
+  settings: RouterSettings = DEFAULT_ROUTER_SETTINGS,
+  exclude: Set<string> = new Set(),
+): Candidate[] {
   if (index.skills.length === 0) return []
   const query = queryOf(index, request)
-  return recalled.flatMap((entry) => {
-    const skill = index.byName.get(entry.name)
-    if (!skill || exclude.has(entry.name)) return []
-    const { coverage } = lexicalMatch(index, query, skill)
-    return [{ name: skill.name, id: skill.id, score: matchScore(coverage, cosine(query.vector, skill.vector)), lexicalRank: entry.lexicalRank, vectorRank: entry.vectorRank, rrf: round(entry.rrf) }]
-  }).slice(0, settings.topK).sort(byScore)
+  return recalled
+    .flatMap((entry) => {
+      const skill = index.byName.get(entry.name)
+      if (!skill || exclude.has(entry.name)) return []
+      const { coverage } = lexicalMatch(index, query, skill)
+      return [
+        {
+          name: skill.name,
+          id: skill.id,
+          score: matchScore(coverage, cosine(query.vector, skill.vector)),
+          lexicalRank: entry.lexicalRank,
+          vectorRank: entry.vectorRank,
+          rrf: round(entry.rrf),
+        },
+      ]
+    })
+    .slice(0, settings.topK)
+    .sort(byScore)
 }
 
 /** The hybrid recall: top-K candidates by RRF of the lexical and vector arms, each with its match score. */
-export function candidatesFor(index: SkillIndex, request: string, settings: RouterSettings = DEFAULT_ROUTER_SETTINGS, exclude: Set<string> = new Set()): Candidate[] {
+export function candidatesFor(
+  index: SkillIndex,
+  request: string,
+  settings: RouterSettings = DEFAULT_ROUTER_SETTINGS,
+  exclude: Set<string> = new Set(),
+): Candidate[] {
   const query = queryOf(index, request)
   if (query.terms.length === 0 || index.skills.length === 0) return []
   const lexical: Array<{ skill: IndexedSkill, bm25: number, coverage: number }> = []
@@ -142,11 +165,21 @@ export function candidatesFor(index: SkillIndex, request: string, settings: Rout
   const coverage = new Map(lexicalTop.map(entry => [entry.skill.name, entry.coverage]))
   const cosines = new Map(vectorTop.map(entry => [entry.skill.name, entry.cos]))
   const fused = reciprocalRankFusion([lexicalTop.map(entry => entry.skill.name), vectorTop.map(entry => entry.skill.name)])
-  return fused.slice(0, settings.topK).map((entry) => {
-    const skill = index.byName.get(entry.key)!
-    const cos = cosines.get(entry.key) ?? cosine(query.vector, skill.vector)
-    return { name: entry.key, id: skill.id, score: matchScore(coverage.get(entry.key) ?? 0, cos), lexicalRank: entry.ranks[0] ?? null, vectorRank: entry.ranks[1] ?? null, rrf: round(entry.score) }
-  }).sort(byScore)
+  return fused
+    .slice(0, settings.topK)
+    .map((entry) => {
+      const skill = index.byName.get(entry.key)!
+      const cos = cosines.get(entry.key) ?? cosine(query.vector, skill.vector)
+      return {
+        name: entry.key,
+        id: skill.id,
+        score: matchScore(coverage.get(entry.key) ?? 0, cos),
+        lexicalRank: entry.ranks[0] ?? null,
+        vectorRank: entry.ranks[1] ?? null,
+        rrf: round(entry.score),
+      }
+    })
+    .sort(byScore)
 }
 
 function round(x: number): number {
@@ -210,7 +243,9 @@ export async function routeSkills(index: SkillIndex, input: RouteInput): Promise
   const excluded = new Set(forced)
   const candidates = !input.recall
     ? candidatesFor(index, text, settings, excluded)
-    : stems(text).length === 0 || index.skills.length === 0 ? [] : scoreRecalled(index, text, await input.recall(text, settings.topK, excluded), settings, excluded)
+    : stems(text).length === 0 || index.skills.length === 0
+      ? []
+      : scoreRecalled(index, text, await input.recall(text, settings.topK, excluded), settings, excluded)
   const best = candidates[0]?.score ?? 0
   let branch: Branch
   let chosen: Array<{ candidate: Candidate, mode: KeptMode }> = []

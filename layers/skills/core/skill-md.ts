@@ -5,7 +5,14 @@
 import { SkillError } from './errors'
 import { readTar, writeTar } from './tar'
 
-export interface SkillDocument { name: string, description: string, body: string, tags: string[], allowedTools: string[] | null, files: Array<{ path: string, content: string }> }
+export interface SkillDocument {
+  name: string
+  description: string
+  body: string
+  tags: string[]
+  allowedTools: string[] | null
+  files: Array<{ path: string, content: string }>
+}
 
 const quote = (value: string) => (/^[\w .,;()'/-]*$/.test(value) && !value.includes(': ') ? value : JSON.stringify(value))
 

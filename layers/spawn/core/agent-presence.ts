@@ -11,15 +11,27 @@ export interface Presence {
   end: (outcome: string) => Promise<void>
 }
 
-export function startPresence(deps: { db: Db, log: (line: string) => void, heartbeatMs: number }, agent: string | null, spawn: { id: string, messageId: number, iteration: number }): Presence {
+export function startPresence(
+  deps: { db: Db, log: (line: string) => void, heartbeatMs: number },
+  agent: string | null,
+  spawn: { id: string, messageId: number, iteration: number },
+): Presence {
   if (!agent) return { end: async () => {} }
   const detail = `message #${spawn.messageId}, spawn ${spawn.iteration}`
   const ref = `atlas#${spawn.messageId}/spawn/${spawn.id}`
-  const logged = (what: string) => (error: unknown) => deps.log(`[atlas-spawn-worker] ${ref}: ${what} of agent ${agent} not written (${(error as Error).message})`)
+  const logged = (what: string) => (error: unknown) =>
+    deps.log(`[atlas-spawn-worker] ${ref}: ${what} of agent ${agent} not written (${(error as Error).message})`)
   const beat = () => recordHeartbeat(deps.db, agent, 'working', detail).catch(logged('the heartbeat'))
   const started = Promise.all([
     beat(),
-    deps.db.insert(agentsEvents).values({ agent, eventType: 'spawn_started', payload: { ref, messageId: spawn.messageId, spawnId: spawn.id, iteration: spawn.iteration } }).catch(logged('the spawn_started event')),
+    deps.db
+      .insert(agentsEvents)
+      .values({
+        agent,
+        eventType: 'spawn_started',
+        payload: { ref, messageId: spawn.messageId, spawnId: spawn.id, iteration: spawn.iteration },
+      })
+      .catch(logged('the spawn_started event')),
   ])
   const timer = setInterval(() => void beat(), deps.heartbeatMs)
   timer.unref()
@@ -27,7 +39,14 @@ export function startPresence(deps: { db: Db, log: (line: string) => void, heart
     end: async (outcome) => {
       clearInterval(timer)
       await started
-      await deps.db.insert(agentsEvents).values({ agent, eventType: 'spawn_ended', payload: { ref, messageId: spawn.messageId, spawnId: spawn.id, iteration: spawn.iteration, outcome } }).catch(logged('the spawn_ended event'))
+      await deps.db
+        .insert(agentsEvents)
+        .values({
+          agent,
+          eventType: 'spawn_ended',
+          payload: { ref, messageId: spawn.messageId, spawnId: spawn.id, iteration: spawn.iteration, outcome },
+        })
+        .catch(logged('the spawn_ended event'))
       await recordHeartbeat(deps.db, agent, 'idle', `last: ${detail} (${outcome})`).catch(logged('the idle heartbeat'))
     },
   }

@@ -248,5 +248,5 @@ export function jobExpirySeconds(config: Pick<SpawnConfig, 'timeoutMs' | 'deploy
 
 /** The team's signature under reply drafts (ATLAS_TEAM_SIGNATURE); read alone by the draft route. */
 export function readTeamSignature(env: AtlasEnv): string {
-  return text(env, 'ATLAS_TEAM_SIGNATURE') ?? "L'équipe Synedre"
+  return text(env, 'ATLAS_TEAM_SIGNATURE') ?? 'L\'équipe Synedre'
 }

@@ -12,7 +12,7 @@ export type CorrectableIntent = typeof CORRECTABLE_INTENTS[number]
 export const MAX_RESULT_FILE_BYTES = 2 * 1024 * 1024
 
 const Commit = z.union([
-  z.string().trim().min(1).max(500).transform(text => {
+  z.string().trim().min(1).max(500).transform((text) => {
     const match = /^([0-9a-f]{7,40})\b\s*[:-]?\s*(.*)$/i.exec(text)
     return match ? { sha: match[1]!, message: match[2] ?? '' } : { sha: '', message: text }
   }),
@@ -48,9 +48,9 @@ export interface ResultContract {
   refusedCorrection: { intent: string, reason: string } | null
 }
 
-export type ContractReading =
-  | { ok: true, contract: ResultContract, raw: Record<string, unknown> }
-  | { ok: false, reason: string, raw?: unknown }
+export type ContractReading
+  = | { ok: true, contract: ResultContract, raw: Record<string, unknown> }
+    | { ok: false, reason: string, raw?: unknown }
 
 export function validateContract(raw: unknown): ContractReading {
   const parsed = ResultContractSchema.safeParse(raw)
@@ -63,7 +63,8 @@ export function validateContract(raw: unknown): ContractReading {
   let refusedCorrection: ResultContract['refusedCorrection'] = null
   if (data.intent_correction) {
     const wanted = data.intent_correction.intent
-    if ((CORRECTABLE_INTENTS as readonly string[]).includes(wanted)) intentCorrection = { intent: wanted as CorrectableIntent, reason: data.intent_correction.reason }
+    if ((CORRECTABLE_INTENTS as readonly string[]).includes(wanted))
+      intentCorrection = { intent: wanted as CorrectableIntent, reason: data.intent_correction.reason }
     else refusedCorrection = { intent: wanted, reason: data.intent_correction.reason }
   }
   return {

@@ -34,7 +34,9 @@ async function readSteps(db: Exec, spawn: SpawnEnd): Promise<{ reasoning: string
   const tools: string[] = []
   const results: string[] = []
   for (const event of events) {
-    const payload = parse<{ message?: { content?: Array<{ type?: string, text?: string, name?: string, content?: unknown }> } }>(event.payload)
+    const payload = parse<{ message?: { content?: Array<{ type?: string, text?: string, name?: string, content?: unknown }> } }>(
+      event.payload,
+    )
     for (const block of payload?.message?.content ?? []) {
       if (event.event_type === 'assistant' && block.type === 'text' && block.text?.trim()) thoughts.push(block.text.trim())
       if (event.event_type === 'assistant' && block.type === 'tool_use' && block.name) tools.push(block.name)
@@ -66,7 +68,10 @@ async function readSteps(db: Exec, spawn: SpawnEnd): Promise<{ reasoning: string
  * on no task): the steps read here from the spawn's own tables, handed to worksites as plain
  * data. Idempotent: one iteration per spawn, the step is the task's next.
  */
-export async function recordSpawnIteration(db: Exec, spawnId: string): Promise<{ taskId: string, step: number, outcome: IterationOutcome } | null> {
+export async function recordSpawnIteration(
+  db: Exec,
+  spawnId: string,
+): Promise<{ taskId: string, step: number, outcome: IterationOutcome } | null> {
   const [spawn] = await db.execute<SpawnEnd & Record<string, unknown>>(sql`
     select id, task_id, status, outcome, reason, result, qa, agent_codename from atlas_spawns where id = ${spawnId}::uuid`)
   // Only an ended attempt: a spawn still running (its lease was lost, recovery owns it) has no outcome yet.

@@ -152,7 +152,12 @@ export async function startKeyInjector(input: KeyInjectorInput): Promise<KeyInje
  * The injector for a spawn, when the worker holds the agent's credential (its variable,
  * SPAWN_AGENT_CREDENTIAL, set and not empty); null otherwise (the agent then has no credential).
  */
-export async function startSpawnKeyInjector(env: Readonly<Record<string, string | undefined>>, credentialEnv: string, log: (line: string) => void, label: string): Promise<KeyInjector | null> {
+export async function startSpawnKeyInjector(
+  env: Readonly<Record<string, string | undefined>>,
+  credentialEnv: string,
+  log: (line: string) => void,
+  label: string,
+): Promise<KeyInjector | null> {
   const key = env[credentialEnv]?.trim()
   if (!key) return null
   return await startKeyInjector({ upstream: env.ANTHROPIC_BASE_URL?.trim() || 'https://api.anthropic.com', key, log, label })

@@ -16,7 +16,13 @@ export interface HeldLease {
 }
 
 /** The first free slot among `count` (names from `nameOf`), or null when all are held. */
-export async function acquireSlot(db: Db, nameOf: (n: number) => string, count: number, owner: LeaseOwner, ttlMs: number): Promise<HeldLease | null> {
+export async function acquireSlot(
+  db: Db,
+  nameOf: (n: number) => string,
+  count: number,
+  owner: LeaseOwner,
+  ttlMs: number,
+): Promise<HeldLease | null> {
   for (let n = 0; n < count; n++) {
     const name = nameOf(n)
     if (await acquireLease(db, name, owner, ttlMs)) return { name, holder: owner.holder }
@@ -68,14 +74,29 @@ export function keepLeases(db: Db, leases: HeldLease[], ttlMs: number, onBeat?: 
   return { stop: () => clearInterval(timer), lost: controller.signal }
 }
 
-export interface LeaseRow { name: string, holder: string, host: string, pid: number, acquiredAt: Date, heartbeatAt: Date, expiresAt: Date, expired: boolean }
+export interface LeaseRow {
+  name: string
+  holder: string
+  host: string
+  pid: number
+  acquiredAt: Date
+  heartbeatAt: Date
+  expiresAt: Date
+  expired: boolean
+}
 
 export async function readLeases(db: Db, prefix: string): Promise<LeaseRow[]> {
   const rows = await db.execute<{ name: string, holder: string, host: string, pid: number, acquired_at: string | Date, heartbeat_at: string | Date, expires_at: string | Date, expired: boolean }>(sql`
     select name, holder, host, pid, acquired_at, heartbeat_at, expires_at, expires_at < now() as expired
     from ops_locks where starts_with(name, ${prefix}) order by name`)
   return rows.map(row => ({
-    name: row.name, holder: row.holder, host: row.host, pid: row.pid,
-    acquiredAt: new Date(row.acquired_at), heartbeatAt: new Date(row.heartbeat_at), expiresAt: new Date(row.expires_at), expired: row.expired,
+    name: row.name,
+    holder: row.holder,
+    host: row.host,
+    pid: row.pid,
+    acquiredAt: new Date(row.acquired_at),
+    heartbeatAt: new Date(row.heartbeat_at),
+    expiresAt: new Date(row.expires_at),
+    expired: row.expired,
   }))
 }

@@ -12,9 +12,9 @@ export interface MailContext {
 }
 
 /** What the mail facade answers (layers/atlas/core/mail/mailer.ts's SendResult, as the engine reads it). */
-export type SendResult =
-  | { sent: true, messageId: string, recipients: string[] }
-  | { sent: false, reason: 'smtp_not_configured' | 'no_team', recipients: string[] }
+export type SendResult
+  = | { sent: true, messageId: string, recipients: string[] }
+    | { sent: false, reason: 'smtp_not_configured' | 'no_team', recipients: string[] }
 
 /** What the engine needs of the mail facade: sending to the internal team, nothing else. */
 export interface TeamMail {
@@ -34,7 +34,11 @@ function commitsText(contract: ResultContract | null): string {
   return contract.commits.map(c => `- ${c.sha ? `${c.sha} ` : ''}${c.message}`).join('\n')
 }
 
-export function summaryMail(message: MessageRef, contract: ResultContract, extra: { intent: string, qa?: string }): { subject: string, text: string } {
+export function summaryMail(
+  message: MessageRef,
+  contract: ResultContract,
+  extra: { intent: string, qa?: string },
+): { subject: string, text: string } {
   return {
     subject: `[Atlas] ${subjectOf(message)} — handled (${extra.intent})`,
     text: [
@@ -45,12 +49,18 @@ export function summaryMail(message: MessageRef, contract: ResultContract, extra
       'Commits:',
       commitsText(contract),
       ...(extra.qa ? ['', `QA: ${extra.qa}`] : []),
-      ...(contract.replyDraft ? ['', 'A reply draft is waiting in the hub for a human to review and send (Atlas never writes to the client).'] : []),
+      ...(contract.replyDraft
+        ? ['', 'A reply draft is waiting in the hub for a human to review and send (Atlas never writes to the client).']
+        : []),
     ].join('\n'),
   }
 }
 
-export function escalationMail(message: MessageRef, reason: string, details: { contract?: ResultContract | null, errors?: QaError[], iterations?: number }): { subject: string, text: string } {
+export function escalationMail(
+  message: MessageRef,
+  reason: string,
+  details: { contract?: ResultContract | null, errors?: QaError[], iterations?: number },
+): { subject: string, text: string } {
   return {
     subject: `[Atlas] Escalation — ${subjectOf(message)}`,
     text: [
@@ -58,8 +68,12 @@ export function escalationMail(message: MessageRef, reason: string, details: { c
       '',
       `Why: ${reason}`,
       ...(details.iterations ? [`Spawns: ${details.iterations}`] : []),
-      ...(details.errors && details.errors.length > 0 ? ['', 'Last QA errors:', ...details.errors.slice(0, 30).map(e => `- ${formatQaError(e)}`)] : []),
-      ...(details.contract ? ['', 'Last summary from the agent:', details.contract.summary, '', 'Commits:', commitsText(details.contract)] : []),
+      ...(details.errors && details.errors.length > 0
+        ? ['', 'Last QA errors:', ...details.errors.slice(0, 30).map(e => `- ${formatQaError(e)}`)]
+        : []),
+      ...(details.contract
+        ? ['', 'Last summary from the agent:', details.contract.summary, '', 'Commits:', commitsText(details.contract)]
+        : []),
     ].join('\n'),
   }
 }

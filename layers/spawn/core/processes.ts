@@ -123,11 +123,26 @@ export interface CommandResult {
  * Runs a shell command in its own process group with a deadline; at the deadline the whole
  * group is stopped (TERM, then KILL). Output is kept as a bounded tail.
  */
-export function runCommand(command: string, options: { env: Record<string, string | undefined>, cwd?: string, timeoutMs: number, graceMs: number, tailBytes?: number, signal?: AbortSignal }): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  options: {
+    env: Record<string, string | undefined>
+    cwd?: string
+    timeoutMs: number
+    graceMs: number
+    tailBytes?: number
+    signal?: AbortSignal
+  },
+): Promise<CommandResult> {
   const started = Date.now()
   const tailBytes = options.tailBytes ?? 16 * 1024
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn('/bin/sh', ['-c', command], {
+      cwd: options.cwd,
+      env: options.env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
     let tail = ''
     const keep = (chunk: Buffer) => {
       tail = (tail + chunk.toString('utf8')).slice(-tailBytes)

@@ -5,14 +5,20 @@ import type { Db } from '#db/client'
 import { atlasSpawnEvents, atlasSpawnLessons, atlasSpawns, type AtlasSpawn } from '#db/schema/atlas-spawn'
 import { learnLessons } from '#db/schema/learn'
 import { SANDBOX_MODES, SPAWN_QUEUE, spawnDisabled } from './config'
+import type { QaReport } from './qa'
+import { readSpawnSwitch, type StoredSpawnSwitch } from './switch'
 
 /** A running spawn with no event for this long is shown as possibly hung. */
 export const HUNG_AFTER_MS = 5 * 60_000
 
 export interface SpawnEngineStatus {
   disabled: boolean
+  /** Which side switched it off: ATLAS_SPAWN_DISABLED=1 (wins) or a founder in the hub. */
+  disabledBy: 'env' | 'hub' | null
   /** Why it is off, in words, when it is. */
   note: string | null
+  /** The hub's switch as last turned (who, when, why), or null when no founder ever turned it. */
+  switch: StoredSpawnSwitch | null
   /** How agents are confined (SPAWN_SANDBOX), and a warning when they are not. */
   sandbox: string
   sandboxWarning: string | null
@@ -20,6 +26,12 @@ export interface SpawnEngineStatus {
   running: SpawnSummary[]
   slots: Array<{ name: string, host: string, pid: number, heartbeatAt: string }>
 }
+
+/**
+ * The QA report stored on a spawn: deploy-qa.ts writes a whole QaReport, but the jsonb column
+ * is untyped and a row may predate a field, so every field is read as possibly missing.
+ */
+export type SpawnQa = Partial<QaReport>
 
 export interface SpawnSummary {
   id: string
@@ -50,7 +62,7 @@ export interface SpawnSummary {
   result: Record<string, unknown> | null
   resultSource: string | null
   deploy: Record<string, unknown> | null
-  qa: Record<string, unknown> | null
+  qa: SpawnQa | null
   carriedErrors: unknown[] | null
   prompt: string | null
   /** The registry agent it was routed to, and the prompt domain the routing used. */
@@ -109,25 +121,36 @@ export function summarise(spawn: AtlasSpawn, now = Date.now()): SpawnSummary {
     result: spawn.result ?? null,
     resultSource: spawn.resultSource ?? null,
     deploy: spawn.deploy ?? null,
-    qa: spawn.qa ?? null,
+    qa: (spawn.qa ?? null) as SpawnQa | null,
     carriedErrors: spawn.carriedErrors ?? null,
     prompt: spawn.prompt,
     agent: spawn.agentCodename,
     promptDomain: spawn.promptDomain,
-    briefing: spawn.briefingTokens === null && spawn.briefingBudget === null ? null : { tokens: spawn.briefingTokens, budget: spawn.briefingBudget },
+    briefing:
+      spawn.briefingTokens === null && spawn.briefingBudget === null
+        ? null
+        : { tokens: spawn.briefingTokens, budget: spawn.briefingBudget },
   }
 }
 
 export async function spawnEngineStatus(db: Db, env: Readonly<Record<string, string | undefined>>): Promise<SpawnEngineStatus> {
-  const disabled = spawnDisabled(env)
+  const envDisabled = spawnDisabled(env)
+  const stored = await readSpawnSwitch(db)
+  const disabledBy = envDisabled ? 'env' : stored?.disabled ? 'hub' : null
   const queueRows = await db.execute<{ state: string, n: number }>(sql`
     select state::text as state, count(*)::int as n from pgboss.job where name = ${SPAWN_QUEUE} and state < 'completed' group by state`).catch(() => [])
   const running = await db.select().from(atlasSpawns).where(eq(atlasSpawns.status, 'running')).orderBy(asc(atlasSpawns.claimedAt))
   const slots = await db.execute<{ name: string, host: string, pid: number, heartbeat_at: string | Date }>(sql`
     select name, host, pid, heartbeat_at from ops_locks where starts_with(name, 'atlas-spawn:') and expires_at >= now() order by name`)
   return {
-    disabled,
-    note: disabled ? 'The spawn engine is switched off (ATLAS_SPAWN_DISABLED=1): nothing is queued or spawned; running spawns finish. Unset the variable to resume.' : null,
+    disabled: disabledBy !== null,
+    disabledBy,
+    note: disabledBy === 'env'
+      ? 'The spawn engine is switched off (ATLAS_SPAWN_DISABLED=1): nothing is queued or spawned; running spawns finish. Unset the variable to resume.'
+      : disabledBy === 'hub'
+        ? `The spawn engine is switched off from the hub by ${stored!.by}${stored!.reason ? ` (${stored!.reason})` : ''}: nothing is queued or spawned; running spawns finish. A founder switches it back on.`
+        : null,
+    switch: stored,
     ...sandboxStatus(env),
     queue: Object.fromEntries(queueRows.map(row => [row.state, row.n])),
     running: running.map(spawn => summarise(spawn)),
@@ -152,10 +175,20 @@ export async function listSpawns(db: Db, messageId: number): Promise<SpawnSummar
 export async function getSpawn(db: Db, spawnId: string): Promise<SpawnDetail | null> {
   const [row] = await db.select().from(atlasSpawns).where(eq(atlasSpawns.id, spawnId))
   if (!row) return null
-  const lesson = { id: learnLessons.id, kind: learnLessons.kind, title: learnLessons.title, agent: learnLessons.agent, archivedAt: learnLessons.archivedAt }
+  const lesson = {
+    id: learnLessons.id,
+    kind: learnLessons.kind,
+    title: learnLessons.title,
+    agent: learnLessons.agent,
+    archivedAt: learnLessons.archivedAt,
+  }
   const [injected, produced] = await Promise.all([
-    db.select({ ...lesson, rank: atlasSpawnLessons.rank, origin: atlasSpawnLessons.origin }).from(atlasSpawnLessons)
-      .innerJoin(learnLessons, eq(learnLessons.id, atlasSpawnLessons.lessonId)).where(eq(atlasSpawnLessons.spawnId, spawnId)).orderBy(asc(atlasSpawnLessons.rank)),
+    db
+      .select({ ...lesson, rank: atlasSpawnLessons.rank, origin: atlasSpawnLessons.origin })
+      .from(atlasSpawnLessons)
+      .innerJoin(learnLessons, eq(learnLessons.id, atlasSpawnLessons.lessonId))
+      .where(eq(atlasSpawnLessons.spawnId, spawnId))
+      .orderBy(asc(atlasSpawnLessons.rank)),
     db.select(lesson).from(learnLessons).where(eq(learnLessons.sourceSpawnId, spawnId)).orderBy(asc(learnLessons.id)),
   ])
   const ref = (l: typeof produced[number]): SpawnLessonRef => ({ id: l.id, kind: l.kind === 'success' ? 'victory' : 'scar', title: l.title, agent: l.agent, archived: l.archivedAt !== null })
@@ -214,14 +247,25 @@ export function previewOf(payload: unknown): string {
   return short(JSON.stringify(event), 200)
 }
 
-export async function spawnEvents(db: Db, spawnId: string, options: { after?: number, limit?: number, payload?: boolean } = {}): Promise<SpawnEventRow[]> {
+export async function spawnEvents(
+  db: Db,
+  spawnId: string,
+  options: { after?: number, limit?: number, payload?: boolean } = {},
+): Promise<SpawnEventRow[]> {
   const limit = Math.min(Math.max(options.limit ?? 200, 1), 1000)
-  const rows = await db.select().from(atlasSpawnEvents)
+  const rows = await db
+    .select()
+    .from(atlasSpawnEvents)
     .where(and(eq(atlasSpawnEvents.spawnId, spawnId), gt(atlasSpawnEvents.seq, options.after ?? 0)))
     .orderBy(asc(atlasSpawnEvents.seq))
     .limit(limit)
   return rows.map(row => ({
-    seq: row.seq, eventType: row.eventType, subtype: row.subtype, toolName: row.toolName, at: row.at.toISOString(),
-    preview: previewOf(row.payload), ...(options.payload ? { payload: row.payload } : {}),
+    seq: row.seq,
+    eventType: row.eventType,
+    subtype: row.subtype,
+    toolName: row.toolName,
+    at: row.at.toISOString(),
+    preview: previewOf(row.payload),
+    ...(options.payload ? { payload: row.payload } : {}),
   }))
 }

@@ -36,7 +36,14 @@ export function replyDraftSystemPrompt(signature: string): string {
   ].join('\n')
 }
 
-export function replyDraftPrompt(input: { subject: string, from: string | null, body: string, summary: string, agentDraft: string | null, tenant: string | null }): string {
+export function replyDraftPrompt(input: {
+  subject: string
+  from: string | null
+  body: string
+  summary: string
+  agentDraft: string | null
+  tenant: string | null
+}): string {
   return [
     `Client: ${input.from ?? '(unknown)'}${input.tenant ? ` (${input.tenant})` : ''}`,
     `Subject: ${clip(input.subject, 300)}`,
@@ -50,7 +57,15 @@ export function replyDraftPrompt(input: { subject: string, from: string | null, 
     '<<<WORK_SUMMARY_START>>>',
     clip(input.summary, 6000),
     '<<<WORK_SUMMARY_END>>>',
-    ...(input.agentDraft ? ['', 'A first draft written by the agent (improve it, do not copy it blindly):', '<<<AGENT_DRAFT_START>>>', clip(input.agentDraft, 3000), '<<<AGENT_DRAFT_END>>>'] : []),
+    ...(input.agentDraft
+      ? [
+          '',
+          'A first draft written by the agent (improve it, do not copy it blindly):',
+          '<<<AGENT_DRAFT_START>>>',
+          clip(input.agentDraft, 3000),
+          '<<<AGENT_DRAFT_END>>>',
+        ]
+      : []),
   ].join('\n')
 }
 
@@ -141,7 +156,11 @@ export async function writeReplyDraft(db: Db, input: { messageId: number, body: 
 }
 
 export async function listReplyDrafts(db: Db, messageId: number): Promise<AtlasReplyDraft[]> {
-  return await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, messageId)).orderBy(desc(atlasReplyDrafts.createdAt), desc(atlasReplyDrafts.id))
+  return await db
+    .select()
+    .from(atlasReplyDrafts)
+    .where(eq(atlasReplyDrafts.messageId, messageId))
+    .orderBy(desc(atlasReplyDrafts.createdAt), desc(atlasReplyDrafts.id))
 }
 
 async function draftById(db: Db | Tx, id: number): Promise<AtlasReplyDraft> {
@@ -203,7 +222,7 @@ export async function withdrawReplyDraft(db: Db, input: { id: number, restore: n
     const restored = input.restore === null
       ? []
       : await tx.update(atlasReplyDrafts).set({ status: 'draft', updatedAt: new Date() })
-        .where(and(eq(atlasReplyDrafts.id, input.restore), eq(atlasReplyDrafts.messageId, withdrawn.messageId), eq(atlasReplyDrafts.status, 'discarded'))).returning({ id: atlasReplyDrafts.id })
+          .where(and(eq(atlasReplyDrafts.id, input.restore), eq(atlasReplyDrafts.messageId, withdrawn.messageId), eq(atlasReplyDrafts.status, 'discarded'))).returning({ id: atlasReplyDrafts.id })
     await recordAudit(tx, {
       actor: input.actor, action: 'atlas_reply_draft_withdrawn', target: `atlas_message:${withdrawn.messageId}`,
       details: { draftId: input.id, restoredDraftId: restored[0]?.id ?? null },

@@ -67,18 +67,23 @@ export function spawnPaths(baseDir: string, spawnId: string) {
   return { spawnDir, promptFile: join(spawnDir, 'prompt.md'), systemPromptFile: join(spawnDir, 'system-prompt.md'), resultFile: join(spawnDir, 'result.json') }
 }
 
-export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
+/** The prompts on disk for the wrapper, and no result file left from an earlier attempt. */
+function writeAgentFiles(input: AgentRunInput): { promptFile: string, systemPromptFile: string } {
   mkdirSync(input.spawnDir, { recursive: true })
   const promptFile = join(input.spawnDir, 'prompt.md')
   const systemPromptFile = join(input.spawnDir, 'system-prompt.md')
   writeFileSync(promptFile, input.prompt)
   writeFileSync(systemPromptFile, input.systemPrompt)
   rmSync(input.resultFile, { force: true })
-  const args = [
+  return { promptFile, systemPromptFile }
+}
+
+function wrapperArgs(input: AgentRunInput, files: { promptFile: string, systemPromptFile: string }): string[] {
+  return [
     '--import', 'tsx', WRAPPER_SCRIPT,
     '--id', input.spawnId,
-    '--prompt-file', promptFile,
-    '--system-prompt-file', systemPromptFile,
+    '--prompt-file', files.promptFile,
+    '--system-prompt-file', files.systemPromptFile,
     '--model', input.model,
     '--stream-log', input.logPath,
     '--add-dir', input.workDir,
@@ -91,34 +96,80 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
       ? ['--mcp-config', input.mcp.configFile, '--allowed-tools', input.mcp.allowedTools.join(','), '--disallowed-tools', input.mcp.disallowedTools.join(',')]
       : []),
   ]
+}
+
+/** What the wrapper's events said of the agent, as they come. */
+interface Watch {
+  agentPid: number | null
+  agentExitCode: number | null
+  agentSignal: string | null
+  timedOut: boolean
+  aborted: string | null
+  resultEvent: StreamEvent | null
+  wrapperError: string | null
+  stderrTail: string
+}
+
+/** One line of the wrapper's stdout: a JSON event, or null for anything else. */
+function eventOf(line: string): StreamEvent | null {
+  if (!line.trim()) return null
+  try {
+    const event = JSON.parse(line) as StreamEvent
+    return event && typeof event.type === 'string' ? event : null
+  }
+  catch {
+    return null
+  }
+}
+
+/** Reads the wrapper's events into the watch, each one stored by the sink. */
+async function readEvents(stdout: NodeJS.ReadableStream, input: AgentRunInput, watch: Watch): Promise<void> {
+  const lines = createInterface({ input: stdout, crlfDelay: Infinity })
+  for await (const line of lines) {
+    const event = eventOf(line)
+    if (!event) continue
+    if (event.type === 'node_pty_spawn' && typeof event.pid === 'number') {
+      watch.agentPid = event.pid
+      input.onAgentStarted?.({ pid: event.pid, at: new Date() })
+    }
+    else if (event.type === 'node_pty_exit') {
+      watch.agentExitCode = typeof event.exit_code === 'number' ? event.exit_code : null
+      watch.agentSignal = signalName(event.signal)
+      // A process ended by a signal has no exit code (the terminal reports 0 for it).
+      if (watch.agentSignal) watch.agentExitCode = null
+      watch.timedOut = event.timed_out === true
+    }
+    else if (event.type === 'node_pty_error') watch.wrapperError = String(event.message ?? event.error)
+    else if (event.type === 'result' && !watch.resultEvent) watch.resultEvent = event
+    await input.sink.add(event)
+  }
+}
+
+export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
+  const args = wrapperArgs(input, writeAgentFiles(input))
   const child = spawn(process.execPath, args, {
     env: { ...input.env, ATLAS_RESULT_FILE: input.resultFile } as NodeJS.ProcessEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   })
-  let stderrTail = ''
+  const watch: Watch = { agentPid: null, agentExitCode: null, agentSignal: null, timedOut: false, aborted: null, resultEvent: null, wrapperError: null, stderrTail: '' }
   child.stderr!.on('data', (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4000)
+    watch.stderrTail = (watch.stderrTail + chunk.toString('utf8')).slice(-4000)
   })
   child.stdin!.on('error', () => {})
 
-  let agentPid: number | null = null
-  let agentExitCode: number | null = null
-  let agentSignal: string | null = null
-  let timedOut = false
-  let aborted: string | null = null
-  let resultEvent: StreamEvent | null = null
-  let wrapperError: string | null = null
   const stopAll = async () => {
     const targets = [
       child.pid !== undefined ? stopSpawnProcesses({ pgid: child.pid, rootPid: child.pid }, input.killGraceMs) : undefined,
-      agentPid !== null ? stopSpawnProcesses({ pgid: agentPid, rootPid: agentPid, spawnId: input.spawnId }, input.killGraceMs) : stopSpawnProcesses({ spawnId: input.spawnId }, input.killGraceMs),
+      watch.agentPid !== null
+        ? stopSpawnProcesses({ pgid: watch.agentPid, rootPid: watch.agentPid, spawnId: input.spawnId }, input.killGraceMs)
+        : stopSpawnProcesses({ spawnId: input.spawnId }, input.killGraceMs),
     ]
     await Promise.all(targets)
   }
   const onAbort = () => {
-    aborted = String((input.signal?.reason as Error | undefined)?.message ?? input.signal?.reason ?? 'aborted')
-    input.log?.(`[spawn ${input.spawnId}] stopping the agent: ${aborted}`)
+    watch.aborted = String((input.signal?.reason as Error | undefined)?.message ?? input.signal?.reason ?? 'aborted')
+    input.log?.(`[spawn ${input.spawnId}] stopping the agent: ${watch.aborted}`)
     void stopAll()
   }
   if (input.signal?.aborted) onAbort()
@@ -127,58 +178,33 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   const exited = new Promise<{ code: number | null, signal: string | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }))
     child.once('error', (error) => {
-      wrapperError = error.message
+      watch.wrapperError = error.message
       resolve({ code: null, signal: null })
     })
   })
 
-  const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity })
-  for await (const line of lines) {
-    if (!line.trim()) continue
-    let event: StreamEvent
-    try {
-      event = JSON.parse(line) as StreamEvent
-      if (!event || typeof event.type !== 'string') continue
-    }
-    catch {
-      continue
-    }
-    if (event.type === 'node_pty_spawn' && typeof event.pid === 'number') {
-      agentPid = event.pid
-      input.onAgentStarted?.({ pid: event.pid, at: new Date() })
-    }
-    else if (event.type === 'node_pty_exit') {
-      agentExitCode = typeof event.exit_code === 'number' ? event.exit_code : null
-      agentSignal = signalName(event.signal)
-      // A process ended by a signal has no exit code (the terminal reports 0 for it).
-      if (agentSignal) agentExitCode = null
-      timedOut = event.timed_out === true
-    }
-    else if (event.type === 'node_pty_error') wrapperError = String(event.message ?? event.error)
-    else if (event.type === 'result' && !resultEvent) resultEvent = event
-    await input.sink.add(event)
-  }
+  await readEvents(child.stdout!, input, watch)
   const exit = await exited
   child.stdin!.destroy()
   input.signal?.removeEventListener('abort', onAbort)
   // Whatever outlived the wrapper (it was killed, or a descendant escaped) goes now.
   await stopAll()
   await input.sink.close()
-  if (exit.code === 2 && !wrapperError) wrapperError = `the wrapper refused its arguments: ${stderrTail.trim().slice(-500)}`
+  if (exit.code === 2 && !watch.wrapperError) watch.wrapperError = `the wrapper refused its arguments: ${watch.stderrTail.trim().slice(-500)}`
   const contract = await readResultFile(input.resultFile)
   return {
     wrapperExitCode: exit.code,
     wrapperSignal: exit.signal,
-    agentPid,
-    agentExitCode,
-    agentSignal,
-    timedOut,
-    aborted,
-    result: resultEvent ? resultFigures(resultEvent) : null,
-    resultEvent,
+    agentPid: watch.agentPid,
+    agentExitCode: watch.agentExitCode,
+    agentSignal: watch.agentSignal,
+    timedOut: watch.timedOut,
+    aborted: watch.aborted,
+    result: watch.resultEvent ? resultFigures(watch.resultEvent) : null,
+    resultEvent: watch.resultEvent,
     contract,
-    wrapperError,
-    stderrTail,
+    wrapperError: watch.wrapperError,
+    stderrTail: watch.stderrTail,
     events: input.sink.count(),
   }
 }

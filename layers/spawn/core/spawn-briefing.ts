@@ -77,7 +77,7 @@ export async function assembleSpawnBriefing(deps: SpawnBriefingDeps, input: Spaw
   const briefing = await formatBriefing({
     db: deps.db,
     recallScars: lessonRecallFrom({ db: deps.db, embedder: deps.embedder, log: deps.log }),
-    missionBrief: async (tenantId) => (input.taskId ? await taskMissionBrief(deps.db, input.taskId) : null) ?? await tenantBrief(tenantId),
+    missionBrief: async tenantId => (input.taskId ? await taskMissionBrief(deps.db, input.taskId) : null) ?? await tenantBrief(tenantId),
     userCore: userCoreFrom(deps.db),
   }, {
     codename: agent.codename,
@@ -104,7 +104,9 @@ export async function recordSpawnBriefing(db: Db, spawnId: string, assembled: Sp
       briefing: assembled.briefing?.text ?? null,
     }).where(sql`${atlasSpawns.id} = ${spawnId}::uuid`)
     if (assembled.lessons.length) {
-      await tx.insert(atlasSpawnLessons).values(assembled.lessons.map(lesson => ({ spawnId, lessonId: lesson.id, rank: lesson.rank, origin: lesson.origin })))
+      await tx
+        .insert(atlasSpawnLessons)
+        .values(assembled.lessons.map(lesson => ({ spawnId, lessonId: lesson.id, rank: lesson.rank, origin: lesson.origin })))
         .onConflictDoNothing()
     }
   })

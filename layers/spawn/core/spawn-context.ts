@@ -23,7 +23,11 @@ export interface SpawnContext {
 export async function loadContext(db: Db, spawnId: string): Promise<SpawnContext | null> {
   const [spawn] = await db.select().from(atlasSpawns).where(eq(atlasSpawns.id, spawnId))
   if (!spawn) return null
-  const [row] = await db.select().from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id)).where(eq(atlasMessages.id, spawn.messageId))
+  const [row] = await db
+    .select()
+    .from(atlasMessages)
+    .innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
+    .where(eq(atlasMessages.id, spawn.messageId))
   if (!row) return null
   const [client] = row.atlas_inbox.tenantId ? await db.select().from(clients).where(eq(clients.id, row.atlas_inbox.tenantId)) : []
   const [previous] = spawn.previousSpawnId ? await db.select().from(atlasSpawns).where(eq(atlasSpawns.id, spawn.previousSpawnId)) : []
@@ -31,11 +35,20 @@ export async function loadContext(db: Db, spawnId: string): Promise<SpawnContext
   const i = row.atlas_inbox
   return {
     spawn,
-    message: { id: m.id, subject: m.subject, fromAddress: m.fromAddress, fromName: m.fromName, textBody: m.textBody, receivedAt: m.receivedAt },
+    message: {
+      id: m.id,
+      subject: m.subject,
+      fromAddress: m.fromAddress,
+      fromName: m.fromName,
+      textBody: m.textBody,
+      receivedAt: m.receivedAt,
+    },
     inbox: { intent: i.intent, confidence: i.confidence, model: i.model, reasoning: i.reasoning, tenantId: i.tenantId },
     tenant: client
       ? {
-          id: client.id, slug: client.slug, name: client.name,
+          id: client.id,
+          slug: client.slug,
+          name: client.name,
           preprodUrl: typeof client.config?.preprodUrl === 'string' ? client.config.preprodUrl : null,
           repository: typeof client.config?.repository === 'string' ? client.config.repository : null,
           branch: typeof client.config?.branch === 'string' ? client.config.branch : null,
@@ -47,7 +60,12 @@ export async function loadContext(db: Db, spawnId: string): Promise<SpawnContext
   }
 }
 
-export async function setInbox(db: Db | Tx, messageId: number, status: InboxStatus, extra: { reason?: string | null, needsHuman?: boolean, intent?: string } = {}): Promise<void> {
+export async function setInbox(
+  db: Db | Tx,
+  messageId: number,
+  status: InboxStatus,
+  extra: { reason?: string | null, needsHuman?: boolean, intent?: string } = {},
+): Promise<void> {
   await db.execute(sql`
     update atlas_inbox set status = ${status}, status_reason = ${extra.reason ?? null},
       needs_human = ${extra.needsHuman ?? false} or needs_human,

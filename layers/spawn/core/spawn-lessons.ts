@@ -47,9 +47,23 @@ export async function learnFromOutcome(deps: WorkerDeps, context: SpawnContext, 
   try {
     const memory = memoryOf(deps)
     const fields = lessonFromOutcome(context, lesson, intent)
-    const recorded = await recordLesson(deps.db, {
-      kind: lesson.kind, ...fields, agent: context.agent, tenantId: context.tenant?.id ?? null, sourceSpawnId: context.spawn.id, recordedBy: deps.actor,
-    }, { embedder: memory.embedderFor(context.tenant?.slug ?? null), scoreImportance: memory.scoreImportance, background: deps.background, log: deps.log })
+    const recorded = await recordLesson(
+      deps.db,
+      {
+        kind: lesson.kind,
+        ...fields,
+        agent: context.agent,
+        tenantId: context.tenant?.id ?? null,
+        sourceSpawnId: context.spawn.id,
+        recordedBy: deps.actor,
+      },
+      {
+        embedder: memory.embedderFor(context.tenant?.slug ?? null),
+        scoreImportance: memory.scoreImportance,
+        background: deps.background,
+        log: deps.log,
+      },
+    )
     deps.log(`[atlas-spawn-worker] message #${context.message.id}: ${lesson.kind} #${recorded.lesson.id} recorded (vector index: ${recorded.index?.status ?? 'next sync'})`)
   }
   catch (error) {

@@ -47,8 +47,14 @@ const kindOf = (registryKind: string) => (registryKind === 'success' ? 'victory'
 export function databaseLoopRecords(db: Db): SpawnLoopRecords {
   return {
     async routing(spawnId) {
-      const [row] = await db.select({ agent: atlasSpawns.agentCodename, briefingTokens: atlasSpawns.briefingTokens, briefingBudget: atlasSpawns.briefingBudget })
-        .from(atlasSpawns).where(eq(atlasSpawns.id, spawnId))
+      const [row] = await db
+        .select({
+          agent: atlasSpawns.agentCodename,
+          briefingTokens: atlasSpawns.briefingTokens,
+          briefingBudget: atlasSpawns.briefingBudget,
+        })
+        .from(atlasSpawns)
+        .where(eq(atlasSpawns.id, spawnId))
       return row ?? { agent: null, briefingTokens: null, briefingBudget: null }
     },
     async injected(spawnId) {
@@ -60,7 +66,16 @@ export function databaseLoopRecords(db: Db): SpawnLoopRecords {
       return rows.map(({ archivedAt, kind, ...row }) => ({ ...row, kind: kindOf(kind), archived: archivedAt !== null }))
     },
     async produced(spawnId) {
-      const rows = await db.select({ lessonId: learnLessons.id, kind: learnLessons.kind, title: learnLessons.title, agent: learnLessons.agent, importance: learnLessons.importance, createdAt: learnLessons.createdAt, recordedBy: learnLessons.recordedBy })
+      const rows = await db
+        .select({
+          lessonId: learnLessons.id,
+          kind: learnLessons.kind,
+          title: learnLessons.title,
+          agent: learnLessons.agent,
+          importance: learnLessons.importance,
+          createdAt: learnLessons.createdAt,
+          recordedBy: learnLessons.recordedBy,
+        })
         .from(learnLessons)
         .where(or(eq(learnLessons.sourceSpawnId, spawnId), sql`${`spawn:${spawnId}`} = any(${learnLessons.tags})`))
         .orderBy(asc(learnLessons.id))

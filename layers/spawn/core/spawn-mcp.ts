@@ -72,7 +72,15 @@ export async function prepareSpawnMcp(input: SpawnMcpInput): Promise<SpawnMcp> {
       injectors.push(injector)
       proxies[server.name] = injector
     }
-    const plan = planMcp({ servers, decisions, env: input.env, findCommand: command => findBinary(command, input.agentEnv), proxies, permissionMode: input.permissionMode, nodeBin: process.execPath })
+    const plan = planMcp({
+      servers,
+      decisions,
+      env: input.env,
+      findCommand: command => findBinary(command, input.agentEnv),
+      proxies,
+      permissionMode: input.permissionMode,
+      nodeBin: process.execPath,
+    })
     for (const d of decisions.filter(d => !d.allowed)) input.log(`[${input.label}] MCP tool ${d.server}/${d.tool} withheld: ${d.why}`)
     for (const s of plan.skipped) input.log(`[${input.label}] MCP server ${s.server} left out: ${s.why}`)
     if (Object.keys(plan.config.mcpServers).length === 0) {

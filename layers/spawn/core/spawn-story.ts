@@ -24,6 +24,9 @@ export interface SpawnStory {
     text: string | null
     truncated: boolean
     unavailable: string | null
+    /** The catalog's key and values of `unavailable` (hub.spawn.briefingUnavailable.*). */
+    unavailableKey?: string
+    unavailableValues?: Record<string, string>
     lessons: InjectedLesson[]
   }
   loop: Array<{ id: string, iteration: number, status: string, outcome: string | null }>
@@ -37,14 +40,20 @@ export interface SpawnStoryDeps {
   records: SpawnLoopRecords
 }
 
-function readBriefing(locate: () => string): { text: string | null, truncated: boolean, unavailable: string | null } {
+type Briefing = Pick<SpawnStory['briefing'], 'text' | 'truncated' | 'unavailable' | 'unavailableKey' | 'unavailableValues'>
+
+function readBriefing(locate: () => string): Briefing {
   try {
     const text = readFileSync(locate(), 'utf8')
     return { text: text.slice(0, BRIEFING_SHOWN_CHARS), truncated: text.length > BRIEFING_SHOWN_CHARS, unavailable: null }
   }
   catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    return { text: null, truncated: false, unavailable: code === 'ENOENT' ? 'the system prompt file is not there (not started yet, or cleaned up)' : `the system prompt file cannot be read (${code ?? (error as Error).message})` }
+    if (code === 'ENOENT') {
+      return { text: null, truncated: false, unavailable: 'the system prompt file is not there (not started yet, or cleaned up)', unavailableKey: 'hub.spawn.briefingUnavailable.missing' }
+    }
+    const reason = code ?? (error as Error).message
+    return { text: null, truncated: false, unavailable: `the system prompt file cannot be read (${reason})`, unavailableKey: 'hub.spawn.briefingUnavailable.unreadable', unavailableValues: { reason } }
   }
 }
 
@@ -52,16 +61,36 @@ export async function spawnStory(deps: SpawnStoryDeps, spawnId: string): Promise
   const { db } = deps
   const spawn = await getSpawn(db, spawnId)
   if (!spawn) return null
-  const [row] = await db.select({
-    id: atlasMessages.id, subject: atlasMessages.subject, fromAddress: atlasMessages.fromAddress, intent: atlasInbox.intent, status: atlasInbox.status,
-    tenantSlug: clients.slug, tenantName: clients.name,
-  }).from(atlasMessages)
+  const [row] = await db
+    .select({
+      id: atlasMessages.id,
+      subject: atlasMessages.subject,
+      fromAddress: atlasMessages.fromAddress,
+      intent: atlasInbox.intent,
+      status: atlasInbox.status,
+      tenantSlug: clients.slug,
+      tenantName: clients.name,
+    })
+    .from(atlasMessages)
     .leftJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
     .leftJoin(clients, eq(clients.id, atlasInbox.tenantId))
     .where(eq(atlasMessages.id, spawn.messageId))
-  const loop = await db.select({ id: atlasSpawns.id, iteration: atlasSpawns.iteration, status: atlasSpawns.status, outcome: atlasSpawns.outcome, queuedAt: atlasSpawns.queuedAt })
-    .from(atlasSpawns).where(eq(atlasSpawns.messageId, spawn.messageId)).orderBy(asc(atlasSpawns.queuedAt))
-  const [routing, lessons, produced] = await Promise.all([deps.records.routing(spawnId), deps.records.injected(spawnId), deps.records.produced(spawnId)])
+  const loop = await db
+    .select({
+      id: atlasSpawns.id,
+      iteration: atlasSpawns.iteration,
+      status: atlasSpawns.status,
+      outcome: atlasSpawns.outcome,
+      queuedAt: atlasSpawns.queuedAt,
+    })
+    .from(atlasSpawns)
+    .where(eq(atlasSpawns.messageId, spawn.messageId))
+    .orderBy(asc(atlasSpawns.queuedAt))
+  const [routing, lessons, produced] = await Promise.all([
+    deps.records.routing(spawnId),
+    deps.records.injected(spawnId),
+    deps.records.produced(spawnId),
+  ])
   return {
     spawn,
     message: { id: spawn.messageId, subject: row?.subject ?? '', fromAddress: row?.fromAddress ?? null, intent: row?.intent ?? null, status: row?.status ?? null },

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { cleanText, clip } from './text'
 
 /** Zero-width, joiners, soft hyphen, bidi embeddings/overrides/isolates/marks, variation selectors, tags. */
-// eslint-disable-next-line no-misleading-character-class -- the combining joiners and selectors are listed on purpose: they are what gets stripped
+// eslint-disable-next-line no-misleading-character-class -- joiners and selectors listed on purpose: they are what gets stripped
 const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|[\u{E0000}-\u{E007F}]/gu
 
 /** Text as a model would read it: cleaned, NFKC, nothing invisible left to hide a word. */

@@ -32,7 +32,10 @@ export function isInboxStatus(value: unknown): value is InboxStatus {
   return typeof value === 'string' && (INBOX_STATUSES as readonly string[]).includes(value)
 }
 
-/** Statuses from which an operator may ask for a new classification (nothing spawned yet; a quarantined message needs a person in the mailbox). */
+/**
+ * Statuses from which an operator may ask for a new classification (nothing spawned yet; a quarantined message needs a person in the
+ * mailbox).
+ */
 export const RECLASSIFIABLE_STATUSES: readonly InboxStatus[] = ['classified', 'classification_failed', 'blocked_unsafe', 'awaiting_approval', 'rejected']
 
 /** Audit actions. The seeds' names first; then the ingestion-side events of this pipeline. */

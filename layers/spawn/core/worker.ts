@@ -10,6 +10,7 @@ import { processSpawnJob } from './job'
 import { isConnectionError, reasonOf } from './events'
 import { acquireSlot, globalSlotName, hostSlotName, releaseAll, type HeldLease } from './leases'
 import { queueMessage, recover } from './orchestrator'
+import { engineOff, engineOffNote, type EngineOff } from './switch'
 import type { SpawnJob } from './queue'
 import type { WorkerDeps } from './worker-deps'
 
@@ -43,7 +44,7 @@ export async function runSpawnWorker(deps: WorkerDeps, options: { mode: 'drain' 
   }
   const presence = await announce(deps, workerId, options.mode, () => running.size)
   try {
-    if (!config.disabled) await retryLostSpawns(deps)
+    await retryLostSpawns(deps)
     await work(deps, options, report, workerId, running, idle)
     await Promise.allSettled([...running])
   }
@@ -54,10 +55,21 @@ export async function runSpawnWorker(deps: WorkerDeps, options: { mode: 'drain' 
 }
 
 /** Registers this worker in the roll call and heartbeats it; the health page reads it. */
-async function announce(deps: WorkerDeps, workerId: string, mode: string, running: () => number): Promise<{ stop: () => Promise<void> } | undefined> {
+async function announce(
+  deps: WorkerDeps,
+  workerId: string,
+  mode: string,
+  running: () => number,
+): Promise<{ stop: () => Promise<void> } | undefined> {
   let presence: WorkerPresence
   try {
-    presence = await registerWorker(deps.db, { id: workerId, host: deps.host, pid: deps.pid, mode, heartbeatEveryMs: deps.config.heartbeatMs })
+    presence = await registerWorker(deps.db, {
+      id: workerId,
+      host: deps.host,
+      pid: deps.pid,
+      mode,
+      heartbeatEveryMs: deps.config.heartbeatMs,
+    })
   }
   catch (error) {
     // The roll call is for people watching; a worker that cannot join it still works.
@@ -78,13 +90,28 @@ async function announce(deps: WorkerDeps, workerId: string, mode: string, runnin
 
 async function work(deps: WorkerDeps, options: { mode: 'drain' | 'forever', maxJobs?: number }, report: WorkerReport, workerId: string, running: Set<Promise<void>>, idle: () => Promise<void>): Promise<void> {
   const { config, db } = deps
+  let saidOffBy: 'env' | 'hub' | null = null
   while (!deps.signal?.aborted) {
-    if (config.disabled) {
-      deps.log('[atlas-spawn-worker] the spawn engine is disabled (ATLAS_SPAWN_DISABLED=1): no job is taken')
-      if (options.mode === 'drain') break
+    // Read at every turn: a founder's switch in the hub stops the next job, not the running ones.
+    let off: EngineOff
+    try {
+      off = await engineOff(db, config.disabled)
+    }
+    catch (error) {
+      if (!isConnectionError(error) || (options.mode === 'drain' && running.size === 0)) throw error
+      deps.log(`[atlas-spawn-worker] the engine's switch could not be read (${reasonOf(error)}); trying again in ${config.pollMs} ms`)
       await sleep(config.pollMs, deps.signal)
       continue
     }
+    if (off) {
+      // Said once per switching off, not at every poll of a long-running worker.
+      if (off.by !== saidOffBy) deps.log(`[atlas-spawn-worker] ${engineOffNote(off)}; no job is taken`)
+      saidOffBy = off.by
+      if (options.mode === 'drain') break
+      await idle()
+      continue
+    }
+    saidOffBy = null
     if (options.maxJobs !== undefined && report.processed + running.size >= options.maxJobs) {
       if (running.size === 0) break
       await Promise.race(running)
@@ -155,6 +182,8 @@ async function work(deps: WorkerDeps, options: { mode: 'drain' | 'forever', maxJ
  */
 async function retryLostSpawns(deps: WorkerDeps): Promise<void> {
   try {
+    // Queueing again is the engine's work: not while it is switched off.
+    if (await engineOff(deps.db, deps.config.disabled)) return
     const { lost } = await recover(deps)
     for (const messageId of lost) {
       const queued = await queueMessage(deps, messageId)

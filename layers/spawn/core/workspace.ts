@@ -88,7 +88,14 @@ export function checkBranch(branch: string): string {
 }
 
 /** branch: the one cloned (and committed on by the agent); null: the repository's default (an empty repository's own). */
-export async function prepareWorkspace(input: { root: string, spawnId: string, repository: string | null, branch?: string | null, owner: AgentUser | null, timeoutMs?: number }): Promise<Workspace> {
+export async function prepareWorkspace(input: {
+  root: string
+  spawnId: string
+  repository: string | null
+  branch?: string | null
+  owner: AgentUser | null
+  timeoutMs?: number
+}): Promise<Workspace> {
   const paths = workspacePaths(input.root, input.spawnId)
   mkdirSync(input.root, { recursive: true })
   // Others may traverse the root (the agent's user reaches its own folder) but not list it.
@@ -100,7 +107,10 @@ export async function prepareWorkspace(input: { root: string, spawnId: string, r
   const repository = input.repository ? checkRepository(input.repository) : null
   const branch = input.branch ? checkBranch(input.branch) : null
   try {
-    if (repository) await run('git', ['clone', '--quiet', '--no-hardlinks', ...(branch ? ['--branch', branch] : []), '--', repository, paths.workDir], { timeout })
+    if (repository)
+      await run('git', ['clone', '--quiet', '--no-hardlinks', ...(branch ? ['--branch', branch] : []), '--', repository, paths.workDir], {
+        timeout,
+      })
     else {
       mkdirSync(paths.workDir)
       await run('git', ['init', '--quiet', ...(branch ? [`--initial-branch=${branch}`] : []), paths.workDir], { timeout })
@@ -108,7 +118,9 @@ export async function prepareWorkspace(input: { root: string, spawnId: string, r
   }
   catch (error) {
     rmSync(paths.dir, { recursive: true, force: true })
-    throw new WorkspaceError(`the tenant's repository could not be checked out (${repository ?? 'empty'}${branch ? `, branch ${branch}` : ''}): ${((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').slice(-3).join(' ')}`)
+    throw new WorkspaceError(
+      `the tenant's repository could not be checked out (${repository ?? 'empty'}${branch ? `, branch ${branch}` : ''}): ${((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').slice(-3).join(' ')}`,
+    )
   }
   excludeSandboxPlaceholders(paths.workDir)
   // Commits carry the agent's name; the git identity is not a secret.

@@ -3,7 +3,7 @@
 // and what a refused call says (the route's data.code and, for a refused transition, the
 // statuses it allows).
 
-import type { OwnerView, Vocabulary } from '../shared/api'
+import type { OwnerView } from '../shared/api'
 import type { Route } from '~~/shared/access'
 
 export type WorksitesEntity = 'project' | 'chantier' | 'job' | 'task'
@@ -18,12 +18,13 @@ export const WORKSITES_ROUTES = {
 
 /** The vocabulary, fetched once per page load and shared by every component of the page. */
 export async function useWorksitesVocabulary() {
-  const { t } = useWorksitesLang()
-  const { data, error } = await useFetch<Vocabulary>('/api/worksites/vocabulary', { key: 'worksites-vocabulary' })
-  // The vocabulary's labels are English; the page's language translates them.
-  const label = (entity: WorksitesEntity, status: string) => t(data.value?.entities[entity]?.statuses.find(s => s.value === status)?.label ?? status)
+  const { t } = useI18n()
+  const { data, error } = await useFetch('/api/worksites/vocabulary', { key: 'worksites-vocabulary' })
+  // The vocabulary's labels are English; the catalog names every status in the page's language.
+  const label = (_entity: WorksitesEntity, status: string) => t(`worksites.status.${status}`)
   const allowed = (entity: WorksitesEntity, from: string): readonly string[] => data.value?.entities[entity]?.transitions[from] ?? []
-  const needsReason = (entity: WorksitesEntity, to: string) => Boolean(data.value?.reasonRequired.some(rule => rule.entity === entity && rule.to === to))
+  const needsReason = (entity: WorksitesEntity, to: string) =>
+    Boolean(data.value?.reasonRequired.some(rule => rule.entity === entity && rule.to === to))
   return { vocabulary: data, error, label, allowed, needsReason }
 }
 

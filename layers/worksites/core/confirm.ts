@@ -12,10 +12,10 @@ import { recordRecall } from './pre-creation-recall'
 
 export const CHANTIER_CONFIRMED_ACTION = 'worksites.chantier_confirmed'
 
-export type ConfirmResult =
-  | { ok: true, id: string, status: 'planned', by: string, recalled: number }
-  | { ok: false, code: 'not_found' }
-  | { ok: false, code: 'not_draft', status: string }
+export type ConfirmResult
+  = | { ok: true, id: string, status: 'planned', by: string, recalled: number }
+    | { ok: false, code: 'not_found' }
+    | { ok: false, code: 'not_draft', status: string }
 
 export async function confirmChantier(db: Db, id: string, actor: string): Promise<ConfirmResult> {
   return await db.transaction(async (tx) => {

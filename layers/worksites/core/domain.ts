@@ -9,7 +9,7 @@ export const domain: DomainDescriptor = {
   planned: [
     'Chantiers with their jobs and tasks',
     'Runs, questions, négociations and conseils',
-    "Each record's link back to the message that created it",
+    'Each record\'s link back to the message that created it',
   ],
   pages: [
     { label: 'Chantier drafts', icon: 'i-lucide-inbox', to: '/hub/worksites/drafts' },

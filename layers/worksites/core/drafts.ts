@@ -7,12 +7,12 @@ import type { Db } from '#db/client'
 import { atlasAudit } from '#db/schema/atlas'
 import { workChantiers } from '#db/schema/work'
 import { workProjects } from '#db/schema/worksites'
-import type { Chantier, Page, PromoteInputT } from '../shared/api'
+import type { PromoteInputT } from '../shared/api'
 import { notFound, WorksitesError } from './errors'
 import { recordHistory } from './history'
 import { getItem, insertJob, insertTask } from './items'
-import { keyset, pageOf } from './paging'
-import { selectChantiers } from './views'
+import { keyset, pageOf, type Page } from './paging'
+import { selectChantiers, type Chantier } from './views'
 
 export async function listDrafts(db: Db, query: { cursor?: string, limit: number }): Promise<Page<Chantier>> {
   const page = keyset('-createdAt', { createdAt: { expr: sql`ch.created_at`, type: 'timestamptz' } }, sql`ch.id`, query.cursor)
@@ -31,7 +31,10 @@ async function lockDraft(tx: Parameters<Parameters<Db['transaction']>[0]>[0], id
 export async function promoteDraft(db: Db, id: string, input: PromoteInputT, actor: string): Promise<Chantier> {
   await db.transaction(async (tx) => {
     const current = await lockDraft(tx, id)
-    const [project] = await tx.select({ id: workProjects.id, tenantId: workProjects.tenantId }).from(workProjects).where(eq(workProjects.id, input.projectId))
+    const [project] = await tx
+      .select({ id: workProjects.id, tenantId: workProjects.tenantId })
+      .from(workProjects)
+      .where(eq(workProjects.id, input.projectId))
     if (!project) throw new WorksitesError(404, 'not_found', `No project ${input.projectId}.`, { entity: 'project', field: 'projectId' })
     await tx.update(workChantiers).set({
       status: 'planned', projectId: project.id, tenantId: current.tenantId ?? project.tenantId, statusReason: null, updatedAt: new Date(),

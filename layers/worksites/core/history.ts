@@ -23,14 +23,26 @@ export interface HistoryEntry {
 
 export async function recordHistory(tx: Pick<Tx, 'insert'>, entry: HistoryEntry): Promise<void> {
   await tx.insert(workTransitions).values({
-    entity: entry.entity, entityId: entry.id, kind: entry.kind, fromStatus: entry.from ?? null, toStatus: entry.to ?? null,
-    owner: entry.owner === undefined ? null : (entry.owner as Record<string, unknown> | null), reason: entry.reason ?? null, actor: entry.actor,
+    entity: entry.entity,
+    entityId: entry.id,
+    kind: entry.kind,
+    fromStatus: entry.from ?? null,
+    toStatus: entry.to ?? null,
+    owner: entry.owner === undefined ? null : (entry.owner as Record<string, unknown> | null),
+    reason: entry.reason ?? null,
+    actor: entry.actor,
   })
   const action = entry.kind === 'created' ? 'created' : entry.kind === 'assignment' ? 'assigned' : 'transitioned'
   await recordAudit(tx, {
     actor: entry.actor,
     action: `worksites.${entry.entity}_${action}`,
     target: `work_${entry.entity}:${entry.id}`,
-    details: { from: entry.from ?? undefined, to: entry.to ?? undefined, owner: entry.owner ?? undefined, reason: entry.reason ?? undefined, ...entry.details },
+    details: {
+      from: entry.from ?? undefined,
+      to: entry.to ?? undefined,
+      owner: entry.owner ?? undefined,
+      reason: entry.reason ?? undefined,
+      ...entry.details,
+    },
   })
 }

@@ -7,17 +7,17 @@ import type { Db, Tx } from '#db/client'
 import { recordAudit } from '#db/audit'
 import { workChantiers } from '#db/schema/work'
 import { workJobs, workProjects, workTasks } from '#db/schema/worksites'
-import type { Chantier, ChantierCreateT, ChantierPatchT, ItemListQueryT, Job, JobCreateT, JobPatchT, Page, Task, TaskCreateT, TaskPatchT } from '../shared/api'
+import type { ChantierCreateT, ChantierPatchT, ItemListQueryT, JobCreateT, JobPatchT, TaskCreateT, TaskPatchT } from '../shared/api'
 import { notFound, WorksitesError } from './errors'
 import { recordHistory } from './history'
 import { ownerColumnsFor, ownerFilter } from './owners'
-import { keyset, likePattern, pageOf, type SortColumn } from './paging'
+import { keyset, likePattern, pageOf, type Page, type SortColumn } from './paging'
 import { placeTask } from './transitions'
-import { one, selectChantiers, selectJobs, selectTasks } from './views'
+import { one, selectChantiers, selectJobs, selectTasks, type Chantier, type EntityView, type Job, type Task } from './views'
 import { isStatus, STATUSES } from './vocabulary'
 
 export type ItemEntity = 'chantier' | 'job' | 'task'
-type ItemOf<E extends ItemEntity> = E extends 'chantier' ? Chantier : E extends 'job' ? Job : Task
+type ItemOf<E extends ItemEntity> = EntityView<E>
 
 const ALIAS = { chantier: 'ch', job: 'j', task: 't' } as const
 const SELECT = { chantier: selectChantiers, job: selectJobs, task: selectTasks } as const
@@ -82,7 +82,11 @@ export async function createChantier(db: Db, input: ChantierCreateT, actor: stri
 
 /** Inserts a job under a chantier placed in a project (used by creation and by promotion). */
 export async function insertJob(tx: Tx, input: JobCreateT, actor: string): Promise<string> {
-  const [chantier] = await tx.select({ projectId: workChantiers.projectId }).from(workChantiers).where(eq(workChantiers.id, input.chantierId)).limit(1)
+  const [chantier] = await tx
+    .select({ projectId: workChantiers.projectId })
+    .from(workChantiers)
+    .where(eq(workChantiers.id, input.chantierId))
+    .limit(1)
   if (!chantier) throw new WorksitesError(404, 'not_found', `No chantier ${input.chantierId}.`, { entity: 'chantier', field: 'chantierId' })
   if (!chantier.projectId) throw new WorksitesError(409, 'bad_input', 'The chantier is not placed in a project yet: promote it (or set its project) first.', { field: 'chantierId' })
   const owner = await ownerColumnsFor(tx, input.owner)
@@ -102,7 +106,11 @@ export async function createJob(db: Db, input: JobCreateT, actor: string): Promi
 
 /** Inserts a task at the end of its project's todo column. */
 export async function insertTask(tx: Tx, input: TaskCreateT, actor: string): Promise<string> {
-  const [job] = await tx.select({ projectId: workJobs.projectId, chantierId: workJobs.chantierId }).from(workJobs).where(eq(workJobs.id, input.jobId)).limit(1)
+  const [job] = await tx
+    .select({ projectId: workJobs.projectId, chantierId: workJobs.chantierId })
+    .from(workJobs)
+    .where(eq(workJobs.id, input.jobId))
+    .limit(1)
   if (!job) throw new WorksitesError(404, 'not_found', `No job ${input.jobId}.`, { entity: 'job', field: 'jobId' })
   if (input.projectId && input.projectId !== job.projectId) {
     throw new WorksitesError(400, 'cross_project', 'The job belongs to another project: a task lives in its job\'s project.', { field: 'jobId', jobProjectId: job.projectId })
@@ -154,7 +162,11 @@ export async function patchTask(db: Db, id: string, patch: TaskPatchT, actor: st
     if (!current) throw notFound('task', id)
     let move = {}
     if (patch.jobId) {
-      const [job] = await tx.select({ projectId: workJobs.projectId, chantierId: workJobs.chantierId }).from(workJobs).where(eq(workJobs.id, patch.jobId)).limit(1)
+      const [job] = await tx
+        .select({ projectId: workJobs.projectId, chantierId: workJobs.chantierId })
+        .from(workJobs)
+        .where(eq(workJobs.id, patch.jobId))
+        .limit(1)
       if (!job) throw new WorksitesError(404, 'not_found', `No job ${patch.jobId}.`, { entity: 'job', field: 'jobId' })
       if (job.projectId !== current.projectId) throw new WorksitesError(400, 'cross_project', 'The job belongs to another project: a task stays in its project.', { field: 'jobId' })
       move = { jobId: patch.jobId, chantierId: job.chantierId }

@@ -7,13 +7,25 @@
 // the step over as plain data (layers/spawn/core/iteration.ts); this file reads no spawn table.
 import { sql } from 'drizzle-orm'
 import type { Db } from '#db/client'
-import type { Iteration } from '../shared/api'
 import { iso } from './paging'
 import type { IterationOutcome } from './vocabulary'
 
 type Exec = Pick<Db, 'execute'>
 
 const TEXT_CHARS = 4000
+
+export interface Iteration {
+  id: string
+  taskId: string
+  spawnId: string | null
+  step: number
+  reasoning: string
+  action: string
+  observation: string
+  outcome: IterationOutcome
+  agentCodename: string | null
+  createdAt: string
+}
 
 /** One step of a task, as its writer tells it. */
 export interface IterationInput {
@@ -32,7 +44,10 @@ const clip = (text: string) => (text.length > TEXT_CHARS ? `${text.slice(0, TEXT
  * Writes one iteration under its task, the task's next step. Idempotent: one iteration per spawn
  * (a unique index); null when that spawn's iteration is already written.
  */
-export async function recordIteration(db: Exec, input: IterationInput): Promise<{ taskId: string, step: number, outcome: IterationOutcome } | null> {
+export async function recordIteration(
+  db: Exec,
+  input: IterationInput,
+): Promise<{ taskId: string, step: number, outcome: IterationOutcome } | null> {
   const [row] = await db.execute<{ step: number }>(sql`
     insert into work_iterations (task_id, spawn_id, step, reasoning, action, observation, outcome, agent_codename)
     select ${input.taskId}::uuid, ${input.spawnId}::uuid, coalesce(max(step), 0) + 1, ${clip(input.reasoning)}, ${clip(input.action)}, ${clip(input.observation)}, ${input.outcome}, ${input.agentCodename}
@@ -49,22 +64,30 @@ export async function listIterations(db: Exec, taskId: string): Promise<Iteratio
 }
 
 /** For the skill detector and the debrief: recent iterations with the given outcomes, newest first. */
-export async function recentIterations(db: Exec, options: { outcomes: readonly IterationOutcome[], since: Date, limit: number }): Promise<Iteration[]> {
-  const outcomes = sql.join(options.outcomes.map(o => sql`${o}`), sql`, `)
-  return await db.execute<Record<string, unknown>>(sql`${SELECT} where outcome in (${outcomes}) and created_at >= ${options.since.toISOString()}::timestamptz order by created_at desc limit ${options.limit}`) as unknown as Iteration[]
+export async function recentIterations(
+  db: Exec,
+  options: { outcomes: readonly IterationOutcome[], since: Date, limit: number },
+): Promise<Iteration[]> {
+  const outcomes = sql.join(
+    options.outcomes.map(o => sql`${o}`),
+    sql`, `,
+  )
+  return (await db.execute<Record<string, unknown>>(
+    sql`${SELECT} where outcome in (${outcomes}) and created_at >= ${options.since.toISOString()}::timestamptz order by created_at desc limit ${options.limit}`,
+  )) as unknown as Iteration[]
 }
 
 /**
- * The task a spawn of this message works on: the first open task (todo, in progress, review)
- * of the chantier the message drafted, by job then board position; null when there is none.
+ * The task a spawn of a message works on: the first open task (todo, in progress, review) of
+ * the chantier the message drafted (the spawn engine names it), by job then board position;
+ * null when there is none.
  */
-export async function taskForMessage(db: Exec, messageId: number): Promise<string | null> {
+export async function openTaskOf(db: Exec, chantierId: string): Promise<string | null> {
   const [row] = await db.execute<{ id: string }>(sql`
-    select t.id from atlas_inbox i
-      join work_chantiers ch on ch.id = i.materialised_id and i.materialised_kind = 'chantier'
+    select t.id from work_chantiers ch
       join work_tasks t on t.chantier_id = ch.id
       join work_jobs j on j.id = t.job_id
-    where i.message_id = ${messageId} and ch.status in ('planned', 'active') and t.status in ('todo', 'in_progress', 'review')
+    where ch.id = ${chantierId}::uuid and ch.status in ('planned', 'active') and t.status in ('todo', 'in_progress', 'review')
     order by j.position, t.position, t.created_at
     limit 1`)
   return row?.id ?? null

@@ -4,6 +4,14 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { badInput } from './errors'
 
+export interface Page<T> {
+  items: T[]
+  /** Pass back as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null
+  /** How many match the filters over all pages. */
+  total: number
+}
+
 export interface SortColumn {
   /** The SQL expression sorted on. */
   expr: SQL
@@ -54,7 +62,10 @@ export function keyset(sort: string, columns: Record<string, SortColumn>, id: SQ
 }
 
 /** Trims the extra row fetched to know whether a next page exists, and builds its cursor. */
-export function pageOf<T extends { id: string }>(rows: Array<T & { sortKey: string | null }>, limit: number): { items: T[], nextCursor: string | null } {
+export function pageOf<T extends { id: string }>(
+  rows: Array<T & { sortKey: string | null }>,
+  limit: number,
+): { items: T[], nextCursor: string | null } {
   const more = rows.length > limit
   const kept = rows.slice(0, limit)
   const last = kept.at(-1)

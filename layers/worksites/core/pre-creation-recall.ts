@@ -11,6 +11,9 @@ import type { RecallDeps } from '#layers/memory/core/recall/engine'
 import type { RecallHit } from '#layers/memory/core/recall/types'
 import type { WorkKind } from './registries'
 
+/** What POST /api/worksites/recall answers: the hits, the mode the recall used, why it failed (nothing is stored). */
+export interface RecallResult { hits: WorkRecallHit[], modeUsed: string | null, error: string | null }
+
 /** The query: the title, then the start of the body (the title alone is often a bare subject). */
 export const RECALL_QUERY_CHARS = 400
 
@@ -28,16 +31,36 @@ export function recallQuery(record: Pick<RecordToRecall, 'title' | 'body'>): str
 }
 
 function stored(hit: RecallHit): WorkRecallHit {
-  return { rank: hit.rank, sourceType: hit.sourceType, sourceId: hit.sourceId, title: hit.title, snippet: hit.snippet.slice(0, 500), score: hit.scores.final }
+  return {
+    rank: hit.rank,
+    sourceType: hit.sourceType,
+    sourceId: hit.sourceId,
+    title: hit.title,
+    snippet: hit.snippet.slice(0, 500),
+    score: hit.scores.final,
+  }
 }
 
 /** Runs the pre-creation recall for one record and stores its hits (replacing earlier ones). */
 export async function recallForRecord(deps: RecallDeps & { budgetMs?: number }, record: RecordToRecall): Promise<WorkRecall> {
   const query = recallQuery(record)
   const result = await recallBeforeCreation({ ...deps, emit: deps.log }, { title: query })
-  const row = { kind: record.kind, recordId: record.id, query, hits: result.hits.map(stored), modeUsed: result.modeUsed, error: result.error, recalledAt: new Date() }
-  const [saved] = await deps.db.insert(workRecalls).values(row)
-    .onConflictDoUpdate({ target: [workRecalls.kind, workRecalls.recordId], set: { query: row.query, hits: row.hits, modeUsed: row.modeUsed, error: row.error, recalledAt: row.recalledAt } })
+  const row = {
+    kind: record.kind,
+    recordId: record.id,
+    query,
+    hits: result.hits.map(stored),
+    modeUsed: result.modeUsed,
+    error: result.error,
+    recalledAt: new Date(),
+  }
+  const [saved] = await deps.db
+    .insert(workRecalls)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [workRecalls.kind, workRecalls.recordId],
+      set: { query: row.query, hits: row.hits, modeUsed: row.modeUsed, error: row.error, recalledAt: row.recalledAt },
+    })
     .returning()
   return saved!
 }
@@ -49,7 +72,7 @@ export async function recordRecall(db: Pick<Db, 'select'>, kind: WorkKind, id: s
 }
 
 /** The recall a create or edit form shows before saving (nothing stored: the record does not exist yet). */
-export async function recallPreview(deps: RecallDeps & { budgetMs?: number }, record: Pick<RecordToRecall, 'title' | 'body'>): Promise<{ hits: WorkRecallHit[], modeUsed: string | null, error: string | null }> {
+export async function recallPreview(deps: RecallDeps & { budgetMs?: number }, record: Pick<RecordToRecall, 'title' | 'body'>): Promise<RecallResult> {
   const result = await recallBeforeCreation({ ...deps, emit: deps.log }, { title: recallQuery(record) })
   return { hits: result.hits.map(stored), modeUsed: result.modeUsed, error: result.error }
 }

@@ -148,25 +148,44 @@ export async function materialiseRecord(tx: Tx, input: MaterialiseInput): Promis
   const created = sql<boolean>`(xmax = 0)`
   switch (kind) {
     case 'run':
-      rows = await tx.insert(workRuns).values({ ...common, request: body }).onConflictDoUpdate({ target: workRuns.sourceMessageId, set: reactivate }).returning({ id: workRuns.id, created })
+      rows = await tx
+        .insert(workRuns)
+        .values({ ...common, request: body })
+        .onConflictDoUpdate({ target: workRuns.sourceMessageId, set: reactivate })
+        .returning({ id: workRuns.id, created })
       break
     case 'chantier':
-      rows = await tx.insert(workChantiers).values({ ...common, brief: body }).onConflictDoUpdate({ target: workChantiers.sourceMessageId, set: reactivate }).returning({ id: workChantiers.id, created })
+      rows = await tx
+        .insert(workChantiers)
+        .values({ ...common, brief: body })
+        .onConflictDoUpdate({ target: workChantiers.sourceMessageId, set: reactivate })
+        .returning({ id: workChantiers.id, created })
       break
     case 'question':
-      rows = await tx.insert(workQuestions).values({ ...common, question: body, draftAnswer: draft?.body ?? null, draftId: draft?.id ?? null })
-        .onConflictDoUpdate({ target: workQuestions.sourceMessageId, set: { ...reactivate, draftAnswer: draft?.body ?? null, draftId: draft?.id ?? null } })
+      rows = await tx
+        .insert(workQuestions)
+        .values({ ...common, question: body, draftAnswer: draft?.body ?? null, draftId: draft?.id ?? null })
+        .onConflictDoUpdate({
+          target: workQuestions.sourceMessageId,
+          set: { ...reactivate, draftAnswer: draft?.body ?? null, draftId: draft?.id ?? null },
+        })
         .returning({ id: workQuestions.id, created })
       break
     case 'negociation': {
       const at = (message.fromAddress ?? '').lastIndexOf('@')
-      rows = await tx.insert(workNegociations).values({ ...common, summary: body, prospectDomain: at >= 0 ? message.fromAddress!.slice(at + 1) : null })
+      rows = await tx
+        .insert(workNegociations)
+        .values({ ...common, summary: body, prospectDomain: at >= 0 ? message.fromAddress!.slice(at + 1) : null })
         .onConflictDoUpdate({ target: workNegociations.sourceMessageId, set: reactivate })
         .returning({ id: workNegociations.id, created })
       break
     }
     case 'conseil':
-      rows = await tx.insert(workConseils).values({ ...common, request: body }).onConflictDoUpdate({ target: workConseils.sourceMessageId, set: reactivate }).returning({ id: workConseils.id, created })
+      rows = await tx
+        .insert(workConseils)
+        .values({ ...common, request: body })
+        .onConflictDoUpdate({ target: workConseils.sourceMessageId, set: reactivate })
+        .returning({ id: workConseils.id, created })
       break
   }
   const row = rows[0]!

@@ -7,15 +7,42 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import { atlasAudit } from '#db/schema/atlas'
-import type { Page, RegistryDetail, RegistryKind, RegistryRecord } from '../shared/api'
+import type { RegistryKind } from '../shared/api'
 import { notFound, WorksitesError } from './errors'
 import { recordHistory } from './history'
-import { iso, keyset, likePattern, pageOf } from './paging'
+import { iso, keyset, likePattern, pageOf, type Page } from './paging'
 import { WORK_TABLES } from './registries'
-import { registryTimeline } from './timeline'
+import { registryTimeline, type TimelineItem, type TimelineSources } from './timeline'
 import { REGISTRY_STATUSES, REGISTRY_TRANSITIONS, type RegistryEntity } from './vocabulary'
 
 export const KIND_OF: Record<RegistryKind, RegistryEntity> = { runs: 'run', questions: 'question', negociations: 'negociation', conseils: 'conseil' }
+export interface RegistryRecord {
+  kind: RegistryKind
+  id: string
+  title: string
+  status: string
+  /**
+   * run: open|in_progress|done|cancelled · question: open|answered|cancelled · negociation: new|in_progress|won|lost|cancelled · conseil:
+   * open|given|cancelled
+   */
+  tenantId: string | null
+  body: string
+  requesterEmail: string | null
+  sourceMessageId: number
+  messageCount: number
+  /** The answer, the advice, the outcome's or the closing note. */
+  resolution: string | null
+  resolvedBy: string | null
+  resolvedAt: string | null
+  /** Why it was cancelled. */
+  statusReason: string | null
+  draftAnswer?: string | null
+  prospectDomain?: string | null
+  createdAt: string
+  updatedAt: string
+}
+export interface RegistryDetail { record: RegistryRecord, timeline: TimelineItem[], allowedActions: string[] }
+
 const BODY: Record<RegistryEntity, string> = { run: 'request', question: 'question', negociation: 'summary', conseil: 'request' }
 
 function selectRecords(kind: RegistryKind, key: SQL = sql`null::text`) {
@@ -31,10 +58,16 @@ function selectRecords(kind: RegistryKind, key: SQL = sql`null::text`) {
 
 const SORTS = { createdAt: { expr: sql`r.created_at`, type: 'timestamptz' }, updatedAt: { expr: sql`r.updated_at`, type: 'timestamptz' } } as const
 
-export async function listRegistry(db: Db, kind: RegistryKind, query: { status?: string, q?: string, sort?: string, cursor?: string, limit: number }): Promise<Page<RegistryRecord>> {
+export async function listRegistry(
+  db: Db,
+  kind: RegistryKind,
+  query: { status?: string, q?: string, sort?: string, cursor?: string, limit: number },
+): Promise<Page<RegistryRecord>> {
   const entity = KIND_OF[kind]
   if (query.status && !(REGISTRY_STATUSES[entity] as readonly string[]).includes(query.status)) {
-    throw new WorksitesError(400, 'bad_input', `"${query.status}" is not a ${entity} status (${REGISTRY_STATUSES[entity].join(', ')}).`, { field: 'status' })
+    throw new WorksitesError(400, 'bad_input', `"${query.status}" is not a ${entity} status (${REGISTRY_STATUSES[entity].join(', ')}).`, {
+      field: 'status',
+    })
   }
   const filters = sql`${query.status ? sql`r.status = ${query.status}` : sql`true`} and ${query.q ? sql`r.title ilike ${likePattern(query.q)}` : sql`true`}`
   const page = keyset(query.sort ?? '-createdAt', SORTS, sql`r.id`, query.cursor)
@@ -62,10 +95,14 @@ export function allowedActions(kind: RegistryKind, status: string): string[] {
   return actions[kind].filter(([, to]) => moves.includes(to)).map(([action]) => action)
 }
 
-export async function registryDetail(db: Db, kind: RegistryKind, id: string): Promise<RegistryDetail> {
+export async function registryDetail(db: Db, sources: TimelineSources, kind: RegistryKind, id: string): Promise<RegistryDetail> {
   const record = await getRegistryRecord(db, kind, id)
   if (!record) throw notFound(KIND_OF[kind], id)
-  return { record, timeline: await registryTimeline(db, KIND_OF[kind], record), allowedActions: allowedActions(kind, record.status) }
+  return {
+    record,
+    timeline: await registryTimeline(db, sources, KIND_OF[kind], record),
+    allowedActions: allowedActions(kind, record.status),
+  }
 }
 
 export interface RegistryAction {
@@ -89,10 +126,16 @@ export async function actOnRecord(db: Db, kind: RegistryKind, id: string, action
       throw new WorksitesError(409, 'illegal_transition', `A ${entity} cannot go from ${current.status} to ${action.to} (${allowed.length ? `allowed: ${allowed.join(', ')}` : 'it is closed'}).`, { entity, from: current.status, to: action.to, allowed: [...allowed] })
     }
     const cancelled = action.to === 'cancelled'
-    await tx.update(table).set({
-      status: action.to, updatedAt: new Date(),
-      ...(cancelled ? { statusReason: action.reason ?? null } : { resolution: action.resolution ?? null, resolvedBy: action.actor, resolvedAt: new Date() }),
-    }).where(eq(table.id, id))
+    await tx
+      .update(table)
+      .set({
+        status: action.to,
+        updatedAt: new Date(),
+        ...(cancelled
+          ? { statusReason: action.reason ?? null }
+          : { resolution: action.resolution ?? null, resolvedBy: action.actor, resolvedAt: new Date() }),
+      })
+      .where(eq(table.id, id))
     await recordHistory(tx, { entity, id, kind: 'transition', from: current.status, to: action.to, reason: action.reason ?? null, actor: action.actor })
     if (current.sourceMessageId) {
       await tx.insert(atlasAudit).values({

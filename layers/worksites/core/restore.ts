@@ -24,7 +24,10 @@ const sameOwner = (a: Owner, b: Owner) => JSON.stringify(a) === JSON.stringify(b
 /** A chantier's, job's or task's title, status and owner; null when it does not exist. */
 export async function workItemState(db: Pick<Db, 'select'>, entity: ChangeableEntity, id: string): Promise<(WorkItemState & { title: string }) | null> {
   const table = ENTITY_TABLES[entity]
-  const [row] = await db.select({ title: table.title, status: table.status, ownerAgent: table.ownerAgent, ownerUserId: table.ownerUserId }).from(table).where(eq(table.id, id))
+  const [row] = await db
+    .select({ title: table.title, status: table.status, ownerAgent: table.ownerAgent, ownerUserId: table.ownerUserId })
+    .from(table)
+    .where(eq(table.id, id))
   return row ? { title: row.title, status: row.status, owner: ownerOf(row) } : null
 }
 
@@ -32,22 +35,35 @@ export async function workItemState(db: Pick<Db, 'select'>, entity: ChangeableEn
  * Puts `before` back when the item is still in the `after` state the agent left; false when it
  * is gone or was changed since. The restored status and owner are history rows of `actor`.
  */
-export async function restoreWorkItem(db: Db, entity: ChangeableEntity, id: string, states: { before: WorkItemState, after: WorkItemState }, actor: string): Promise<boolean> {
+export async function restoreWorkItem(
+  db: Db,
+  entity: ChangeableEntity,
+  id: string,
+  states: { before: WorkItemState, after: WorkItemState },
+  actor: string,
+): Promise<boolean> {
   return await db.transaction(async (tx) => {
     const table = ENTITY_TABLES[entity]
-    const [row] = await tx.select({ status: table.status, ownerAgent: table.ownerAgent, ownerUserId: table.ownerUserId }).from(table).where(eq(table.id, id)).for('update')
+    const [row] = await tx
+      .select({ status: table.status, ownerAgent: table.ownerAgent, ownerUserId: table.ownerUserId })
+      .from(table)
+      .where(eq(table.id, id))
+      .for('update')
     if (!row || row.status !== states.after.status || !sameOwner(ownerOf(row), states.after.owner)) return false
     const { before } = states
     const owner = before.owner
     // A chantier the agent rejected or cancelled carries its reason: back to a live status, it has none.
     const reason = entity === 'chantier' && row.status !== before.status ? { statusReason: null } : {}
-    await tx.update(table).set({
-      status: before.status,
-      ownerAgent: owner?.kind === 'agent' ? owner.codename : null,
-      ownerUserId: owner?.kind === 'user' ? owner.id : null,
-      updatedAt: new Date(),
-      ...reason,
-    }).where(eq(table.id, id))
+    await tx
+      .update(table)
+      .set({
+        status: before.status,
+        ownerAgent: owner?.kind === 'agent' ? owner.codename : null,
+        ownerUserId: owner?.kind === 'user' ? owner.id : null,
+        updatedAt: new Date(),
+        ...reason,
+      })
+      .where(eq(table.id, id))
     if (row.status !== before.status) {
       if (entity === 'task') await placeTask(tx, id)
       await recordHistory(tx, { entity, id, kind: 'transition', from: row.status, to: before.status, reason: UNDO_REASON, actor })
@@ -63,8 +79,25 @@ export interface RecordResolution { status: string, resolution: string | null, r
 /** A question's, négociation's or conseil's status and resolution; null when it does not exist. */
 export async function recordResolution(db: Pick<Db, 'select'>, kind: AnswerableKind, id: string): Promise<(RecordResolution & { title: string }) | null> {
   const table = WORK_TABLES[kind]
-  const [row] = await db.select({ title: table.title, status: table.status, resolution: table.resolution, resolvedBy: table.resolvedBy, resolvedAt: table.resolvedAt }).from(table).where(eq(table.id, id))
-  return row ? { title: row.title, status: row.status, resolution: row.resolution, resolvedBy: row.resolvedBy, resolvedAt: row.resolvedAt?.toISOString() ?? null } : null
+  const [row] = await db
+    .select({
+      title: table.title,
+      status: table.status,
+      resolution: table.resolution,
+      resolvedBy: table.resolvedBy,
+      resolvedAt: table.resolvedAt,
+    })
+    .from(table)
+    .where(eq(table.id, id))
+  return row
+    ? {
+        title: row.title,
+        status: row.status,
+        resolution: row.resolution,
+        resolvedBy: row.resolvedBy,
+        resolvedAt: row.resolvedAt?.toISOString() ?? null,
+      }
+    : null
 }
 
 /**

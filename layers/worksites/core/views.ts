@@ -1,13 +1,90 @@
-// The entities as the API returns them (shared/api.ts: Project, Chantier, Job, Task), read in
+// The entities as the API returns them (Project, Chantier, Job, Task), read in
 // one SQL statement each, with their parent's names, their owner and their counts. Lists and
 // details share these selects: the list adds its filters, order and cursor key.
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#db/client'
-import type { Chantier, Job, Project, Task } from '../shared/api'
+import type { OwnerView } from '../shared/api'
 import { parseOwner, ownerJson } from './owners'
 import { iso } from './paging'
+import type { ChantierStatus, Entity, ProjectStatus, Scope, WorkItemStatus } from './vocabulary'
 
 type Exec = Pick<Db, 'execute'>
+
+export interface Project {
+  id: string
+  tenantId: string | null
+  tenantName: string | null
+  name: string
+  repository: string | null
+  missionBrief: string
+  status: ProjectStatus
+  owner: OwnerView
+  openChantiers: number
+  createdBy: string
+  createdAt: string
+  updatedAt: string
+}
+
+export interface Chantier {
+  id: string
+  projectId: string | null
+  projectName: string | null
+  tenantId: string | null
+  title: string
+  brief: string
+  status: ChantierStatus
+  /** Why it was rejected or cancelled (null otherwise). */
+  statusReason: string | null
+  owner: OwnerView
+  /** The message it was drafted from (null when a person created it in the hub). */
+  sourceMessageId: number | null
+  messageCount: number
+  requesterEmail: string | null
+  jobCount: number
+  createdBy: string
+  createdAt: string
+  updatedAt: string
+}
+
+export interface Job {
+  id: string
+  projectId: string
+  chantierId: string
+  chantierTitle: string
+  title: string
+  description: string
+  status: WorkItemStatus
+  scope: Scope
+  owner: OwnerView
+  taskCount: number
+  createdBy: string
+  createdAt: string
+  updatedAt: string
+}
+
+export interface Task {
+  id: string
+  projectId: string
+  chantierId: string
+  chantierTitle: string
+  jobId: string
+  jobTitle: string
+  title: string
+  description: string
+  status: WorkItemStatus
+  scope: Scope
+  /** Order inside its board column (ascending). */
+  position: number
+  owner: OwnerView
+  iterationCount: number
+  createdBy: string
+  createdAt: string
+  updatedAt: string
+}
+
+/** The view each level's routes return (detail, transition, assignment). */
+export type EntityView<E extends Entity> = E extends 'project' ? Project : E extends 'chantier' ? Chantier : E extends 'job' ? Job : Task
+
 export interface Select { where?: SQL, orderBy?: SQL, limit?: number, key?: SQL }
 
 const tail = (s: Select) => sql`where ${s.where ?? sql`true`} ${s.orderBy ? sql`order by ${s.orderBy}` : sql``} ${s.limit ? sql`limit ${s.limit}` : sql``}`

@@ -34,6 +34,10 @@ export type Scope = typeof SCOPES[number]
 export const ITERATION_OUTCOMES = ['done', 'pass', 'fail'] as const
 export type IterationOutcome = typeof ITERATION_OUTCOMES[number]
 
+/** What a timeline item tells of (GET …/:id/timeline, a registry record's detail). */
+export const TIMELINE_KINDS = ['message', 'spawn', 'qa', 'lesson', 'iteration', 'transition', 'assignment'] as const
+export type TimelineKind = typeof TIMELINE_KINDS[number]
+
 export const OWNER_KINDS = ['agent', 'user'] as const
 export type OwnerKind = typeof OWNER_KINDS[number]
 
@@ -140,6 +144,8 @@ export function vocabulary() {
     reasonRequired: REASON_REQUIRED.map(([e, to]) => ({ entity: e, to })),
   }
 }
+
+export type Vocabulary = ReturnType<typeof vocabulary>
 
 /**
  * The registries the classifier fills besides chantiers (runs, questions, négociations,

@@ -1,5 +1,6 @@
-// The JSON the worksites routes accept and return (issue 16, Deliver 3): zod schemas and the
-// TypeScript types inferred from them, shared by the routes (server) and the hub pages.
+// The JSON the worksites routes accept (issue 16, Deliver 3): zod schemas and the TypeScript
+// types inferred from them, validated by the routes. What they return is typed by the core
+// that builds it and re-exported below; the hub pages infer it from the routes (useFetch).
 // Dates travel as ISO strings. Errors are createError bodies whose `data.code` is one of
 // ERROR_CODES (see WorksitesErrorData). Route paths are listed in ROUTES below.
 import { z } from 'zod'
@@ -84,176 +85,21 @@ export type Owner = z.infer<typeof OwnerSchema>
 /** An owner as the routes return it: with a display name (agent's name, user's e-mail) when known. */
 export type OwnerView = (NonNullable<Owner> & { name: string | null }) | null
 
-export interface Page<T> {
-  items: T[]
-  /** Pass back as `cursor` for the next page; null on the last page. */
-  nextCursor: string | null
-  /** How many match the filters over all pages. */
-  total: number
-}
-
-// ---------- entities (as returned) ----------
-
-export interface Project {
-  id: string
-  tenantId: string | null
-  tenantName: string | null
-  name: string
-  repository: string | null
-  missionBrief: string
-  status: typeof PROJECT_STATUSES[number]
-  owner: OwnerView
-  openChantiers: number
-  createdBy: string
-  createdAt: string
-  updatedAt: string
-}
-
-export interface Chantier {
-  id: string
-  projectId: string | null
-  projectName: string | null
-  tenantId: string | null
-  title: string
-  brief: string
-  status: typeof CHANTIER_STATUSES[number]
-  /** Why it was rejected or cancelled (null otherwise). */
-  statusReason: string | null
-  owner: OwnerView
-  /** The message it was drafted from (null when a person created it in the hub). */
-  sourceMessageId: number | null
-  messageCount: number
-  requesterEmail: string | null
-  jobCount: number
-  createdBy: string
-  createdAt: string
-  updatedAt: string
-}
-
-export interface Job {
-  id: string
-  projectId: string
-  chantierId: string
-  chantierTitle: string
-  title: string
-  description: string
-  status: typeof WORK_ITEM_STATUSES[number]
-  scope: typeof SCOPES[number]
-  owner: OwnerView
-  taskCount: number
-  createdBy: string
-  createdAt: string
-  updatedAt: string
-}
-
-export interface Task {
-  id: string
-  projectId: string
-  chantierId: string
-  chantierTitle: string
-  jobId: string
-  jobTitle: string
-  title: string
-  description: string
-  status: typeof WORK_ITEM_STATUSES[number]
-  scope: typeof SCOPES[number]
-  /** Order inside its board column (ascending). */
-  position: number
-  owner: OwnerView
-  iterationCount: number
-  createdBy: string
-  createdAt: string
-  updatedAt: string
-}
-
-export interface TaskCard {
-  id: string
-  title: string
-  status: typeof WORK_ITEM_STATUSES[number]
-  scope: typeof SCOPES[number]
-  position: number
-  jobId: string
-  jobTitle: string
-  chantierId: string
-  chantierTitle: string
-  owner: OwnerView
-  updatedAt: string
-}
-
-export interface Board {
-  project: Project
-  columns: Array<{ status: typeof WORK_ITEM_STATUSES[number], label: string, tasks: TaskCard[] }>
-  /** The task transitions (from → to[]): a card may only be dropped in an allowed column. */
-  transitions: Record<string, readonly string[]>
-}
-
-export interface Iteration {
-  id: string
-  taskId: string
-  spawnId: string | null
-  step: number
-  reasoning: string
-  action: string
-  observation: string
-  outcome: typeof ITERATION_OUTCOMES[number]
-  agentCodename: string | null
-  createdAt: string
-}
-
-export const TIMELINE_KINDS = ['message', 'spawn', 'qa', 'lesson', 'iteration', 'transition', 'assignment'] as const
-export interface TimelineItem {
-  at: string
-  kind: typeof TIMELINE_KINDS[number]
-  title: string
-  detail: string | null
-  /** A hub page to open (the message, the spawn, the lesson). */
-  href: string | null
-}
-export interface Timeline { items: TimelineItem[] }
-
-export interface Vocabulary {
-  entities: Record<typeof ENTITIES[number], {
-    statuses: Array<{ value: string, label: string }>
-    transitions: Record<string, readonly string[]>
-    initial: string
-  }>
-  scopes: Array<{ value: string, label: string }>
-  iterationOutcomes: string[]
-  reasonRequired: Array<{ entity: string, to: string }>
-}
-
-export interface WorkRecallHitView { rank: number, sourceType: string, sourceId: string, title: string, snippet: string, score: number }
-export interface RecallResult { hits: WorkRecallHitView[], modeUsed: string | null, error: string | null }
+// ---------- outputs (declared by the core that builds them, next to their SQL) ----------
+export type { Page } from '../core/paging'
+export type { Chantier, Job, Project, Task } from '../core/views'
+export type { Board, TaskCard } from '../core/board'
+export type { Iteration } from '../core/iterations'
+export type { Timeline, TimelineItem } from '../core/timeline'
+export { TIMELINE_KINDS, type Vocabulary } from '../core/vocabulary'
+export type { RecallResult } from '../core/pre-creation-recall'
+export type { RegistryDetail, RegistryRecord } from '../core/registry-actions'
 
 // ---------- registries ----------
 
 export const REGISTRY_KINDS = ['runs', 'questions', 'negociations', 'conseils'] as const
 export type RegistryKind = typeof REGISTRY_KINDS[number]
 export const RegistryKindSchema = z.enum(REGISTRY_KINDS)
-
-export interface RegistryRecord {
-  kind: RegistryKind
-  id: string
-  title: string
-  status: string
-  /** run: open|in_progress|done|cancelled · question: open|answered|cancelled · negociation: new|in_progress|won|lost|cancelled · conseil: open|given|cancelled */
-  tenantId: string | null
-  body: string
-  requesterEmail: string | null
-  sourceMessageId: number
-  messageCount: number
-  /** The answer, the advice, the outcome's or the closing note. */
-  resolution: string | null
-  resolvedBy: string | null
-  resolvedAt: string | null
-  /** Why it was cancelled. */
-  statusReason: string | null
-  draftAnswer?: string | null
-  prospectDomain?: string | null
-  createdAt: string
-  updatedAt: string
-}
-export interface RegistryDetail { record: RegistryRecord, timeline: TimelineItem[], allowedActions: string[] }
 
 // ---------- inputs ----------
 
@@ -304,10 +150,20 @@ export const JobPatch = z.object({ title: Title.optional(), description: LongTex
 /** projectId is optional: when given it must be the job's project (else 400 cross_project). */
 export const TaskCreate = z.object({ jobId: z.uuid(), projectId: z.uuid().optional(), title: Title, description: LongText.default(''), scope: ScopeSchema.optional(), owner: OwnerSchema.optional() })
 /** Moving a task to another job keeps it in its project (another project's job → 400 cross_project). */
-export const TaskPatch = z.object({ title: Title.optional(), description: LongText.optional(), scope: ScopeSchema.optional(), position: z.number().int().min(0).max(1_000_000_000).optional(), jobId: z.uuid().optional() })
+export const TaskPatch = z.object({
+  title: Title.optional(),
+  description: LongText.optional(),
+  scope: ScopeSchema.optional(),
+  position: z.number().int().min(0).max(1_000_000_000).optional(),
+  jobId: z.uuid().optional(),
+})
 
 /** `to` is checked against the entity's statuses by the route: unknown → 400, not allowed → 409. */
-export const TransitionInput = z.object({ to: z.string().min(1).max(40), reason: Reason.optional(), position: z.number().int().min(0).max(1_000_000_000).optional() })
+export const TransitionInput = z.object({
+  to: z.string().min(1).max(40),
+  reason: Reason.optional(),
+  position: z.number().int().min(0).max(1_000_000_000).optional(),
+})
 export const AssignInput = z.object({ owner: OwnerSchema })
 export const RecallInput = z.object({ title: Title, description: LongText.optional(), tenantId: z.uuid().optional() })
 
@@ -315,7 +171,12 @@ export const PromoteInput = z.object({
   projectId: z.uuid(),
   title: Title.optional(),
   brief: LongText.optional(),
-  jobs: z.array(z.object({ title: Title, description: LongText.optional(), scope: ScopeSchema.optional(), tasks: z.array(Title).max(50).optional() })).max(50).default([]),
+  jobs: z
+    .array(
+      z.object({ title: Title, description: LongText.optional(), scope: ScopeSchema.optional(), tasks: z.array(Title).max(50).optional() }),
+    )
+    .max(50)
+    .default([]),
 })
 export const RejectInput = z.object({ reason: Reason })
 

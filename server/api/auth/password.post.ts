@@ -12,7 +12,11 @@ export default defineEventHandler(async (event) => {
   forgetSignedInUser(me.id)
   if (!result.ok) {
     if (result.retryAfterSeconds) setResponseHeader(event, 'retry-after', result.retryAfterSeconds)
-    throw createError({ statusCode: result.status, statusMessage: result.message, data: { code: result.code, ...(result.retryAfterSeconds ? { retryAfterSeconds: result.retryAfterSeconds } : {}) } })
+    throw createError({
+      statusCode: result.status,
+      statusMessage: result.message,
+      data: { code: result.code, ...(result.retryAfterSeconds ? { retryAfterSeconds: result.retryAfterSeconds } : {}) },
+    })
   }
   await replaceUserSession(event, { user: me, version: result.sessionVersion }, sessionCookieConfig(event))
   return { changed: true }

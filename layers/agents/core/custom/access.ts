@@ -71,17 +71,25 @@ export interface CustomRunInput {
  * The run context of a custom agent's run: its instructions, attached skills, allowlist, model.
  * The studio policy is read from the database unless given (every custom run passes it).
  */
-export async function customRunContext(db: Db, registry: ToolRegistry, input: CustomRunInput, policy?: StudioPolicy): Promise<RunContextRequest> {
+export async function customRunContext(
+  db: Db,
+  registry: ToolRegistry,
+  input: CustomRunInput,
+  policy?: StudioPolicy,
+): Promise<RunContextRequest> {
   const agent = await customAgent(db, input.codename)
   if (agent.killed) throw new EngineError('agent_killed', `${agent.codename} is stopped (kill switch): it starts no new run`, 409)
   const ownerRole = await ownerRoleOf(db, agent.ownerEmail)
   const interactive = input.trigger === 'interactive' && input.actingUser ? input.actingUser.role : null
-  const access = effectiveAccess(agent, ownerRole, registry, policy ?? await readStudioPolicy(db), interactive)
+  const access = effectiveAccess(agent, ownerRole, registry, policy ?? (await readStudioPolicy(db)), interactive)
   let depth = 0
   let budget: RunContextRequest['budget']
   if (input.parent) {
     depth = input.parent.context.depth + 1
-    const parentAgent = await db.select({ maxDepth: agentCustom.maxDepth }).from(agentCustom).where(eq(agentCustom.codename, input.parent.context.agent.codename))
+    const parentAgent = await db
+      .select({ maxDepth: agentCustom.maxDepth })
+      .from(agentCustom)
+      .where(eq(agentCustom.codename, input.parent.context.agent.codename))
     const cap = Math.min(parentAgent[0]?.maxDepth ?? DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT)
     if (depth > cap) throw new EngineError('depth_exceeded', `delegation depth ${depth} is over the cap of ${cap}`, 409)
     const parentBudget = input.parent.context.budget
@@ -93,9 +101,10 @@ export async function customRunContext(db: Db, registry: ToolRegistry, input: Cu
     }
   }
   const [instructions, forced] = await Promise.all([instructionsOf(db, agent), skillsOf(db, agent.skillIds)])
-  const acting = input.trigger === 'autonomous' || !input.actingUser
-    ? { id: null, email: agent.ownerEmail, role: ownerRole ?? 'viewer' }
-    : input.actingUser
+  const acting
+    = input.trigger === 'autonomous' || !input.actingUser
+      ? { id: null, email: agent.ownerEmail, role: ownerRole ?? 'viewer' }
+      : input.actingUser
   return {
     surface: input.surface,
     trigger: input.trigger,
@@ -117,9 +126,18 @@ export async function customRunContext(db: Db, registry: ToolRegistry, input: Cu
 async function instructionsOf(db: Db, agent: AgentCustom): Promise<RunContextRequest['instructions']> {
   if (!agent.instructionId) return []
   // Only a document of the agent's owner is read: linking someone else's is not a way in.
-  const [row] = await db.select({ id: agentInstructions.id, owner: agentInstructions.ownerEmail, version: agentInstructionVersions.version, body: agentInstructionVersions.body })
-    .from(agentInstructions).innerJoin(agentInstructionVersions, eq(agentInstructionVersions.instructionId, agentInstructions.id))
-    .where(eq(agentInstructions.id, agent.instructionId)).orderBy(desc(agentInstructionVersions.version)).limit(1)
+  const [row] = await db
+    .select({
+      id: agentInstructions.id,
+      owner: agentInstructions.ownerEmail,
+      version: agentInstructionVersions.version,
+      body: agentInstructionVersions.body,
+    })
+    .from(agentInstructions)
+    .innerJoin(agentInstructionVersions, eq(agentInstructionVersions.instructionId, agentInstructions.id))
+    .where(eq(agentInstructions.id, agent.instructionId))
+    .orderBy(desc(agentInstructionVersions.version))
+    .limit(1)
   if (!row || row.owner !== agent.ownerEmail) return []
   return [{ source: `instructions:${row.id}@v${row.version}`, text: row.body }]
 }

@@ -76,15 +76,29 @@ export async function editableAgent(db: Db, editor: Editor, name: string, needed
 }
 
 /** The person's own agents and those shared with them (a founder sees every one), with their level. */
-export async function listCustomAgents(db: Db, viewer: Editor): Promise<Array<AgentCustom & { nickname: string, level: AccessLevel, shared: boolean }>> {
-  const query = db.select({ custom: agentCustom, nickname: agents.nickname }).from(agentCustom).innerJoin(agents, eq(agents.codename, agentCustom.codename))
+export async function listCustomAgents(
+  db: Db,
+  viewer: Editor,
+): Promise<Array<AgentCustom & { nickname: string, level: AccessLevel, shared: boolean }>> {
+  const query = db
+    .select({ custom: agentCustom, nickname: agents.nickname })
+    .from(agentCustom)
+    .innerJoin(agents, eq(agents.codename, agentCustom.codename))
   const shares = await sharedWith(db, viewer.email)
-  const rows = viewer.role === 'founder'
-    ? await query
-    : await query.where(or(eq(agentCustom.ownerEmail, viewer.email), shares.size > 0 ? inArray(agentCustom.codename, [...shares.keys()]) : sql`false`))
+  const rows
+    = viewer.role === 'founder'
+      ? await query
+      : await query.where(
+          or(eq(agentCustom.ownerEmail, viewer.email), shares.size > 0 ? inArray(agentCustom.codename, [...shares.keys()]) : sql`false`),
+        )
   return rows.map((row) => {
     const own = row.custom.ownerEmail === viewer.email
-    return { ...row.custom, nickname: row.nickname, level: own || viewer.role === 'founder' ? 'full' as const : shares.get(row.custom.codename)!, shared: !own && shares.has(row.custom.codename) }
+    return {
+      ...row.custom,
+      nickname: row.nickname,
+      level: own || viewer.role === 'founder' ? ('full' as const) : shares.get(row.custom.codename)!,
+      shared: !own && shares.has(row.custom.codename),
+    }
   })
 }
 
@@ -93,8 +107,16 @@ export async function customAgentView(db: Db, viewer: Editor, name: string): Pro
   const [[identity], triggers, versions] = await Promise.all([
     db.select({ nickname: agents.nickname }).from(agents).where(eq(agents.codename, name)),
     db.select().from(agentTriggers).where(eq(agentTriggers.codename, name)).orderBy(agentTriggers.id),
-    db.select({ version: agentCustomVersions.version, savedBy: agentCustomVersions.savedBy, note: agentCustomVersions.note, createdAt: agentCustomVersions.createdAt })
-      .from(agentCustomVersions).where(eq(agentCustomVersions.codename, name)).orderBy(desc(agentCustomVersions.version)),
+    db
+      .select({
+        version: agentCustomVersions.version,
+        savedBy: agentCustomVersions.savedBy,
+        note: agentCustomVersions.note,
+        createdAt: agentCustomVersions.createdAt,
+      })
+      .from(agentCustomVersions)
+      .where(eq(agentCustomVersions.codename, name))
+      .orderBy(desc(agentCustomVersions.version)),
   ])
   return { agent: { ...agent, nickname: identity?.nickname ?? name }, triggers: triggers.map(publicTrigger), versions }
 }
@@ -102,7 +124,10 @@ export async function customAgentView(db: Db, viewer: Editor, name: string): Pro
 /** Refuses references the editor may not hand to an agent: someone else's document, unknown skills. */
 async function checkReferences(db: Db, owner: string, config: ConfigInput): Promise<void> {
   if (config.instructionId) {
-    const [doc] = await db.select({ owner: agentInstructions.ownerEmail }).from(agentInstructions).where(eq(agentInstructions.id, config.instructionId))
+    const [doc] = await db
+      .select({ owner: agentInstructions.ownerEmail })
+      .from(agentInstructions)
+      .where(eq(agentInstructions.id, config.instructionId))
     if (!doc || doc.owner !== owner) throw new EngineError('invalid_instructions', `instructionId: no instruction document ${config.instructionId} of ${owner}`, 400)
   }
   if (config.skillIds.length > 0) {
@@ -120,16 +145,32 @@ function storedConfig(config: ConfigInput): Record<string, unknown> {
 async function writeConfig(tx: Db, name: string, config: ConfigInput, editor: string, version: number): Promise<void> {
   const now = new Date()
   await tx.update(agents).set({ nickname: config.nickname, updatedAt: now }).where(eq(agents.codename, name))
-  await tx.update(agentCustom).set({
-    description: config.description, instructionId: config.instructionId, skillIds: config.skillIds, allowlist: config.allowlist,
-    model: config.model, canDelegate: config.canDelegate, maxDepth: config.maxDepth, runsPerHour: config.runsPerHour, version, updatedAt: now,
-  }).where(eq(agentCustom.codename, name))
-  const current = await tx.delete(agentTriggers).where(eq(agentTriggers.codename, name)).returning({ hookSlug: agentTriggers.hookSlug, hookSecret: agentTriggers.hookSecret })
+  await tx
+    .update(agentCustom)
+    .set({
+      description: config.description,
+      instructionId: config.instructionId,
+      skillIds: config.skillIds,
+      allowlist: config.allowlist,
+      model: config.model,
+      canDelegate: config.canDelegate,
+      maxDepth: config.maxDepth,
+      runsPerHour: config.runsPerHour,
+      version,
+      updatedAt: now,
+    })
+    .where(eq(agentCustom.codename, name))
+  const current = await tx
+    .delete(agentTriggers)
+    .where(eq(agentTriggers.codename, name))
+    .returning({ hookSlug: agentTriggers.hookSlug, hookSecret: agentTriggers.hookSecret })
   const rows = triggerRows(name, config.triggers, current)
   if (rows.length > 0) await tx.insert(agentTriggers).values(rows)
   // The version records each webhook's slug as saved (never a secret): restoring it keeps the hook while it exists.
   const triggers = rows.map(row => triggerInputOf(row))
-  await tx.insert(agentCustomVersions).values({ codename: name, version, config: storedConfig({ ...config, triggers }), savedBy: editor, note: config.note })
+  await tx
+    .insert(agentCustomVersions)
+    .values({ codename: name, version, config: storedConfig({ ...config, triggers }), savedBy: editor, note: config.note })
 }
 
 /** A new custom agent: a registry row plus its configuration, version 1. Operators and founders only. */
@@ -172,13 +213,20 @@ export async function saveCustomAgent(db: Db, editor: Editor, name: string, conf
 function changesAccess(agent: AgentCustom, config: ConfigInput): boolean {
   const sorted = (list: readonly unknown[]) => JSON.stringify([...list].map(String).sort())
   const keys = ['tools', 'tenants', 'documents', 'skills'] as const
-  return keys.some(key => sorted(agent.allowlist[key] ?? []) !== sorted(config.allowlist[key])) || agent.canDelegate !== config.canDelegate || agent.maxDepth !== config.maxDepth
+  return (
+    keys.some(key => sorted(agent.allowlist[key] ?? []) !== sorted(config.allowlist[key]))
+    || agent.canDelegate !== config.canDelegate
+    || agent.maxDepth !== config.maxDepth
+  )
 }
 
 /** Restores a version's configuration as a new version (nothing is lost, I11). */
 export async function restoreCustomVersion(db: Db, editor: Editor, name: string, version: number): Promise<CustomAgentView> {
   await editableAgent(db, editor, name)
-  const [row] = await db.select().from(agentCustomVersions).where(and(eq(agentCustomVersions.codename, name), eq(agentCustomVersions.version, version)))
+  const [row] = await db
+    .select()
+    .from(agentCustomVersions)
+    .where(and(eq(agentCustomVersions.codename, name), eq(agentCustomVersions.version, version)))
   if (!row) throw new EngineError('not_found', `no version ${version} of ${name}`, 404)
   const config = ConfigBody.parse({ ...row.config, note: `restored version ${version}` })
   return await saveCustomAgent(db, editor, name, config)

@@ -35,6 +35,11 @@ export const DELEGATE_TO_AGENT: ToolDefinition = defineTool({
   },
 })
 
+/** The hub's own tools (not an MCP server's): the pages show their descriptions from the catalogs (`agents.tools.<name>`). */
+export const BUILT_IN_TOOLS: readonly ToolDefinition[] = [
+  ...FIRST_TOOLS, ...FILE_TOOLS, ...WRITE_TOOLS, DELEGATE_TO_AGENT, DRAFT_CUSTOM_AGENT,
+]
+
 let shared: ToolRegistry | undefined
 
 /**
@@ -44,7 +49,10 @@ let shared: ToolRegistry | undefined
  * use: they change at run time).
  */
 export function customToolRegistry(): ToolRegistry {
-  return (shared ??= extendRegistry(createToolRegistry([...FIRST_TOOLS, ...FILE_TOOLS, ...WRITE_TOOLS, DELEGATE_TO_AGENT, DRAFT_CUSTOM_AGENT]), () => currentMcpRuntime()?.registry() ?? null))
+  return (shared ??= extendRegistry(
+    createToolRegistry([...BUILT_IN_TOOLS]),
+    () => currentMcpRuntime()?.registry() ?? null,
+  ))
 }
 
 /** The `delegate` port: builds the child's context (depth cap, its own allowlist, shared budget) and drives it. */
@@ -55,14 +63,25 @@ export function delegatePort(getDeps: () => EngineDeps, policy?: StudioPolicy): 
     if (!parentRun) throw new ToolError('not_found', `no run ${parent.runId}`)
     let context
     try {
-      context = await customRunContext(deps.db, deps.registry, {
-        codename: input.codename,
-        request: input.request,
-        extraContext: input.context || undefined,
-        trigger: 'autonomous',
-        surface: 'automate',
-        parent: { runId: parent.runId, context: parent.context, usedTokens: parentRun.tokensIn + parentRun.tokensOut, usedCostUsd: parentRun.costUsd, usedIterations: parentRun.iterations },
-      }, policy)
+      context = await customRunContext(
+        deps.db,
+        deps.registry,
+        {
+          codename: input.codename,
+          request: input.request,
+          extraContext: input.context || undefined,
+          trigger: 'autonomous',
+          surface: 'automate',
+          parent: {
+            runId: parent.runId,
+            context: parent.context,
+            usedTokens: parentRun.tokensIn + parentRun.tokensOut,
+            usedCostUsd: parentRun.costUsd,
+            usedIterations: parentRun.iterations,
+          },
+        },
+        policy,
+      )
     }
     catch (error) {
       if (error instanceof EngineError) throw new ToolError(error.code, error.message)

@@ -25,7 +25,14 @@ export interface DispatchDeps {
 
 export type FireOutcome = 'fired' | 'capped' | 'killed' | 'self' | 'busy' | 'failed' | 'duplicate'
 
-export interface FireResult { triggerId: number, codename: string, fingerprint: string, outcome: FireOutcome, runId: string | null, detail: string }
+export interface FireResult {
+  triggerId: number
+  codename: string
+  fingerprint: string
+  outcome: FireOutcome
+  runId: string | null
+  detail: string
+}
 
 const DEFAULT_CONCURRENCY = 4
 /** At most this many runs of one agent at a time, whatever triggers it. */
@@ -33,7 +40,14 @@ const RUNNING_PER_AGENT = 2
 
 /** The enabled triggers of live custom agents, indexed for matching events. */
 export async function loadTriggerIndex(db: Db): Promise<TriggerIndex> {
-  const rows = await db.select({ id: agentTriggers.id, codename: agentTriggers.codename, kind: agentTriggers.kind, event: agentTriggers.event, filters: agentTriggers.filters })
+  const rows = await db
+    .select({
+      id: agentTriggers.id,
+      codename: agentTriggers.codename,
+      kind: agentTriggers.kind,
+      event: agentTriggers.event,
+      filters: agentTriggers.filters,
+    })
     .from(agentTriggers)
     .innerJoin(agentCustom, eq(agentCustom.codename, agentTriggers.codename))
     .where(and(eq(agentTriggers.enabled, true), inArray(agentTriggers.kind, ['event', 'mention', 'mail'])))
@@ -67,7 +81,12 @@ export async function dispatchSchedules(deps: DispatchDeps): Promise<FireResult[
 }
 
 /** Fires one trigger for one event (a webhook delivery: its hook already chose the trigger). */
-export async function fireTrigger(deps: DispatchDeps, trigger: { id: number, codename: string }, event: HubEvent, request: string): Promise<FireResult> {
+export async function fireTrigger(
+  deps: DispatchDeps,
+  trigger: { id: number, codename: string },
+  event: HubEvent,
+  request: string,
+): Promise<FireResult> {
   return await fire(deps, trigger, eventFingerprint(event), event, request)
 }
 
@@ -76,20 +95,36 @@ function requestFor(trigger: IndexedTrigger, event: HubEvent): string {
   return `Triggered by ${trigger.kind === 'event' ? trigger.event : trigger.kind} (${event.kind} ${event.id}).\n${fields}`.slice(0, 20_000)
 }
 
-async function fire(deps: DispatchDeps, trigger: { id: number, codename: string }, fingerprint: string, event: HubEvent | null, request: string): Promise<FireResult> {
-  const result = (outcome: FireOutcome, runId: string | null = null, detail = ''): FireResult => ({ triggerId: trigger.id, codename: trigger.codename, fingerprint, outcome, runId, detail })
+async function fire(
+  deps: DispatchDeps,
+  trigger: { id: number, codename: string },
+  fingerprint: string,
+  event: HubEvent | null,
+  request: string,
+): Promise<FireResult> {
+  const result = (outcome: FireOutcome, runId: string | null = null, detail = ''): FireResult => ({
+    triggerId: trigger.id,
+    codename: trigger.codename,
+    fingerprint,
+    outcome,
+    runId,
+    detail,
+  })
   const now = (deps.now ?? (() => new Date()))()
   const claimed = await deps.db.transaction(async (tx) => {
     // One agent's firings are decided one at a time: the cap counts what the other dispatcher just fired.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`agent-trigger:${trigger.codename}`}))`)
     // The agent, its fires of the last hour and its running runs in one round trip (a burst claims many).
     const hourAgo = new Date(now.getTime() - 3600_000)
-    const [agent] = await tx.select({
-      killed: agentCustom.killed,
-      runsPerHour: agentCustom.runsPerHour,
-      fired: sql<number>`(select count(*)::int from ${agentTriggerFires} where ${agentTriggerFires.codename} = ${trigger.codename} and ${agentTriggerFires.outcome} = 'fired' and ${agentTriggerFires.firedAt} >= ${hourAgo.toISOString()}::timestamptz)`,
-      running: sql<number>`(select count(*)::int from ${agentRuns} where ${agentRuns.agent} = ${trigger.codename} and ${agentRuns.status} in ('running', 'awaiting_approval'))`,
-    }).from(agentCustom).where(eq(agentCustom.codename, trigger.codename))
+    const [agent] = await tx
+      .select({
+        killed: agentCustom.killed,
+        runsPerHour: agentCustom.runsPerHour,
+        fired: sql<number>`(select count(*)::int from ${agentTriggerFires} where ${agentTriggerFires.codename} = ${trigger.codename} and ${agentTriggerFires.outcome} = 'fired' and ${agentTriggerFires.firedAt} >= ${hourAgo.toISOString()}::timestamptz)`,
+        running: sql<number>`(select count(*)::int from ${agentRuns} where ${agentRuns.agent} = ${trigger.codename} and ${agentRuns.status} in ('running', 'awaiting_approval'))`,
+      })
+      .from(agentCustom)
+      .where(eq(agentCustom.codename, trigger.codename))
     let outcome: FireOutcome = 'fired'
     let detail = ''
     if (!agent) [outcome, detail] = ['killed', 'the agent is no longer a custom agent']
@@ -97,7 +132,8 @@ async function fire(deps: DispatchDeps, trigger: { id: number, codename: string 
     else if (agent.killed) [outcome, detail] = ['killed', 'the agent\'s kill switch is on']
     else if (agent.fired >= agent.runsPerHour) [outcome, detail] = ['capped', `${agent.runsPerHour} autonomous runs in the last hour`]
     else if (agent.running >= RUNNING_PER_AGENT) [outcome, detail] = ['busy', `${agent.running} runs of the agent are still going`]
-    const [row] = await tx.insert(agentTriggerFires)
+    const [row] = await tx
+      .insert(agentTriggerFires)
       .values({ triggerId: trigger.id, codename: trigger.codename, fingerprint, outcome, detail, firedAt: now })
       .onConflictDoNothing({ target: [agentTriggerFires.triggerId, agentTriggerFires.fingerprint] })
       .returning({ id: agentTriggerFires.id })
@@ -115,7 +151,10 @@ async function fire(deps: DispatchDeps, trigger: { id: number, codename: string 
   }
   catch (error) {
     const detail = error instanceof Error ? error.message : String(error)
-    await deps.db.update(agentTriggerFires).set({ outcome: 'failed', detail: detail.slice(0, 2000) }).where(eq(agentTriggerFires.id, claimed.id))
+    await deps.db
+      .update(agentTriggerFires)
+      .set({ outcome: 'failed', detail: detail.slice(0, 2000) })
+      .where(eq(agentTriggerFires.id, claimed.id))
     deps.log?.(`${trigger.codename}: trigger ${trigger.id} failed to start a run: ${detail}`)
     return result('failed', null, detail)
   }

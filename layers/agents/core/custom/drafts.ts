@@ -42,7 +42,11 @@ export function filterSuggestedTools(registry: ToolRegistry, role: PersonRole, n
   return { suggestedTools, refusedTools }
 }
 
-export async function createDraft(db: Db, registry: ToolRegistry, input: DraftInput & { ownerEmail: string, role: PersonRole, runId: string | null }): Promise<AgentCustomDraft> {
+export async function createDraft(
+  db: Db,
+  registry: ToolRegistry,
+  input: DraftInput & { ownerEmail: string, role: PersonRole, runId: string | null },
+): Promise<AgentCustomDraft> {
   const parsed = DraftInput.parse(input)
   const { tools, ...rest } = parsed
   const proposal: CustomAgentProposal = { ...rest, ...filterSuggestedTools(registry, input.role, tools) }
@@ -100,7 +104,8 @@ export async function saveDraft(db: Db, editor: Editor, id: string, body: z.outp
   }
   catch (error) {
     // The document was made for this agent only: it goes with the failed save.
-    if (instructionId && instructionId !== config.instructionId) await db.delete(agentInstructions).where(eq(agentInstructions.id, instructionId))
+    if (instructionId && instructionId !== config.instructionId)
+      await db.delete(agentInstructions).where(eq(agentInstructions.id, instructionId))
     throw error
   }
   await db.update(agentCustomDrafts).set({ status: 'saved', savedAs: config.codename, updatedAt: new Date() }).where(eq(agentCustomDrafts.id, id))

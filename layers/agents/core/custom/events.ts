@@ -53,10 +53,27 @@ interface Row { at: string, key: number, events: HubEvent[] }
 
 const readers: Record<EventSource, (db: Db, cursor: SourceCursor, options: ReadOptions) => Promise<Row[]>> = {
   async atlas_inbox(db, cursor, { limit, horizon }) {
-    const rows = await db.select({ at: exactTime(atlasInbox.classifiedAt), key: atlasInbox.id, id: atlasMessages.id, subject: atlasMessages.subject, from: atlasMessages.fromAddress, intent: atlasInbox.intent, tenant: atlasInbox.tenantId })
-      .from(atlasInbox).innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
-      .where(and(isNotNull(atlasInbox.intent), isNotNull(atlasInbox.classifiedAt), after(atlasInbox.classifiedAt, atlasInbox.id, cursor, horizon)))
-      .orderBy(asc(atlasInbox.classifiedAt), asc(atlasInbox.id)).limit(limit)
+    const rows = await db
+      .select({
+        at: exactTime(atlasInbox.classifiedAt),
+        key: atlasInbox.id,
+        id: atlasMessages.id,
+        subject: atlasMessages.subject,
+        from: atlasMessages.fromAddress,
+        intent: atlasInbox.intent,
+        tenant: atlasInbox.tenantId,
+      })
+      .from(atlasInbox)
+      .innerJoin(atlasMessages, eq(atlasMessages.id, atlasInbox.messageId))
+      .where(
+        and(
+          isNotNull(atlasInbox.intent),
+          isNotNull(atlasInbox.classifiedAt),
+          after(atlasInbox.classifiedAt, atlasInbox.id, cursor, horizon),
+        ),
+      )
+      .orderBy(asc(atlasInbox.classifiedAt), asc(atlasInbox.id))
+      .limit(limit)
     return rows.map((message) => {
       const fields = { intent: message.intent, subject: message.subject, from: message.from, tenant: message.tenant }
       const events: HubEvent[] = [{ kind: 'atlas_message', id: String(message.id), actor: 'atlas', agent: null, fields }]
@@ -65,9 +82,19 @@ const readers: Record<EventSource, (db: Db, cursor: SourceCursor, options: ReadO
     })
   },
   async learn_lessons(db, cursor, { limit, horizon }) {
-    const rows = await db.select({ at: exactTime(learnLessons.createdAt), id: learnLessons.id, kind: learnLessons.kind, title: learnLessons.title, agent: learnLessons.agent, tenant: learnLessons.tenantId })
-      .from(learnLessons).where(after(learnLessons.createdAt, learnLessons.id, cursor, horizon))
-      .orderBy(asc(learnLessons.createdAt), asc(learnLessons.id)).limit(limit)
+    const rows = await db
+      .select({
+        at: exactTime(learnLessons.createdAt),
+        id: learnLessons.id,
+        kind: learnLessons.kind,
+        title: learnLessons.title,
+        agent: learnLessons.agent,
+        tenant: learnLessons.tenantId,
+      })
+      .from(learnLessons)
+      .where(after(learnLessons.createdAt, learnLessons.id, cursor, horizon))
+      .orderBy(asc(learnLessons.createdAt), asc(learnLessons.id))
+      .limit(limit)
     return rows.map(lesson => ({
       at: lesson.at,
       key: lesson.id,
@@ -92,16 +119,32 @@ const readers: Record<EventSource, (db: Db, cursor: SourceCursor, options: ReadO
     }))
   },
   async agent_instruction_versions(db, cursor, { limit, horizon }) {
-    const rows = await db.select({ at: exactTime(agentInstructionVersions.createdAt), id: agentInstructionVersions.id, body: agentInstructionVersions.body, author: agentInstructionVersions.author })
-      .from(agentInstructionVersions).where(after(agentInstructionVersions.createdAt, agentInstructionVersions.id, cursor, horizon))
-      .orderBy(asc(agentInstructionVersions.createdAt), asc(agentInstructionVersions.id)).limit(limit)
+    const rows = await db
+      .select({
+        at: exactTime(agentInstructionVersions.createdAt),
+        id: agentInstructionVersions.id,
+        body: agentInstructionVersions.body,
+        author: agentInstructionVersions.author,
+      })
+      .from(agentInstructionVersions)
+      .where(after(agentInstructionVersions.createdAt, agentInstructionVersions.id, cursor, horizon))
+      .orderBy(asc(agentInstructionVersions.createdAt), asc(agentInstructionVersions.id))
+      .limit(limit)
     return rows.map(version => ({ at: version.at, key: version.id, events: [{ kind: 'mention', id: `instruction-version:${version.id}`, actor: version.author, agent: null, fields: {}, text: version.body }] }))
   },
   async skill_versions(db, cursor, { limit, horizon }) {
     // A draft's first version (note `draft`) is an agent's proposal, not a person's save.
-    const rows = await db.select({ at: exactTime(skillVersions.createdAt), id: skillVersions.id, body: skillVersions.body, author: skillVersions.createdBy })
-      .from(skillVersions).where(and(after(skillVersions.createdAt, skillVersions.id, cursor, horizon), or(isNull(skillVersions.note), ne(skillVersions.note, 'draft'))))
-      .orderBy(asc(skillVersions.createdAt), asc(skillVersions.id)).limit(limit)
+    const rows = await db
+      .select({ at: exactTime(skillVersions.createdAt), id: skillVersions.id, body: skillVersions.body, author: skillVersions.createdBy })
+      .from(skillVersions)
+      .where(
+        and(
+          after(skillVersions.createdAt, skillVersions.id, cursor, horizon),
+          or(isNull(skillVersions.note), ne(skillVersions.note, 'draft')),
+        ),
+      )
+      .orderBy(asc(skillVersions.createdAt), asc(skillVersions.id))
+      .limit(limit)
     return rows.map(version => ({ at: version.at, key: version.id, events: [{ kind: 'mention', id: `skill-version:${version.id}`, actor: version.author, agent: null, fields: {}, text: version.body }] }))
   },
 }

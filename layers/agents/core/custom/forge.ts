@@ -54,8 +54,13 @@ const Repository = z.object({ full_name: z.string().max(300) })
 const PushPayload = z.object({
   ref: z.string().max(300),
   repository: Repository,
-  pusher: z.object({ name: z.string().max(200).optional(), login: z.string().max(200).optional(), username: z.string().max(200).optional() }).optional(),
-  head_commit: z.object({ id: z.string().max(64) }).nullable().optional(),
+  pusher: z
+    .object({ name: z.string().max(200).optional(), login: z.string().max(200).optional(), username: z.string().max(200).optional() })
+    .optional(),
+  head_commit: z
+    .object({ id: z.string().max(64) })
+    .nullable()
+    .optional(),
   after: z.string().max(64).optional(),
 })
 const PullRequestPayload = z.object({

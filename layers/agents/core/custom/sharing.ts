@@ -35,25 +35,42 @@ export async function accessLevel(db: Db, person: Person, agent: Pick<AgentCusto
  * The agent if the person holds at least `needed` on it. Not shared at all: 404 (it does not
  * exist for them); shared below the level: 403 share_level_too_low with the levels held and needed.
  */
-export async function agentAtLevel(db: Db, person: Person, name: string, needed: AccessLevel): Promise<{ agent: AgentCustom, level: AccessLevel }> {
+export async function agentAtLevel(
+  db: Db,
+  person: Person,
+  name: string,
+  needed: AccessLevel,
+): Promise<{ agent: AgentCustom, level: AccessLevel }> {
   const [agent] = await db.select().from(agentCustom).where(eq(agentCustom.codename, name))
   const level = agent ? await accessLevel(db, person, agent) : null
   if (!agent || !level) throw new EngineError('not_found', `no custom agent ${name}`, 404)
-  if (RANK[level] < RANK[needed]) throw new EngineError('share_level_too_low', `${name} is shared with you at "${level}": this needs "${needed}"`, 403, { level, needed })
+  if (RANK[level] < RANK[needed])
+    throw new EngineError('share_level_too_low', `${name} is shared with you at "${level}": this needs "${needed}"`, 403, { level, needed })
   return { agent, level }
 }
 
 /** Whether the person may see a custom agent's activity (any level, `use` included): its runs' pages read this. */
 export async function seesActivityOf(db: Db, person: Person, codename: string): Promise<boolean> {
-  const [agent] = await db.select({ codename: agentCustom.codename, ownerEmail: agentCustom.ownerEmail }).from(agentCustom).where(eq(agentCustom.codename, codename))
+  const [agent] = await db
+    .select({ codename: agentCustom.codename, ownerEmail: agentCustom.ownerEmail })
+    .from(agentCustom)
+    .where(eq(agentCustom.codename, codename))
   return !!agent && (await accessLevel(db, person, agent)) !== null
 }
 
 export interface ShareRow { email: string, level: AccessLevel, grantedBy: string, createdAt: Date }
 
 export async function listShares(db: Db, codename: string): Promise<ShareRow[]> {
-  const rows = await db.select({ email: agentCustomShares.email, level: agentCustomShares.level, grantedBy: agentCustomShares.grantedBy, createdAt: agentCustomShares.createdAt })
-    .from(agentCustomShares).where(eq(agentCustomShares.codename, codename)).orderBy(asc(agentCustomShares.email))
+  const rows = await db
+    .select({
+      email: agentCustomShares.email,
+      level: agentCustomShares.level,
+      grantedBy: agentCustomShares.grantedBy,
+      createdAt: agentCustomShares.createdAt,
+    })
+    .from(agentCustomShares)
+    .where(eq(agentCustomShares.codename, codename))
+    .orderBy(asc(agentCustomShares.email))
   return rows.map(row => ({ ...row, level: row.level as AccessLevel }))
 }
 
@@ -63,20 +80,31 @@ export async function shareAgent(db: Db, person: Person, name: string, input: z.
   if (input.email === agent.ownerEmail) throw new EngineError('owner_share', 'the owner already holds every right on the agent', 400)
   const [target] = await db.select({ active: hubUsers.active }).from(hubUsers).where(eq(hubUsers.email, input.email))
   if (!target || !target.active) throw new EngineError('unknown_person', `email: no active hub person ${input.email}`, 400)
-  await db.insert(agentCustomShares).values({ codename: name, email: input.email, level: input.level, grantedBy: person.email })
-    .onConflictDoUpdate({ target: [agentCustomShares.codename, agentCustomShares.email], set: { level: input.level, grantedBy: person.email, createdAt: new Date() } })
+  await db
+    .insert(agentCustomShares)
+    .values({ codename: name, email: input.email, level: input.level, grantedBy: person.email })
+    .onConflictDoUpdate({
+      target: [agentCustomShares.codename, agentCustomShares.email],
+      set: { level: input.level, grantedBy: person.email, createdAt: new Date() },
+    })
   return await listShares(db, name)
 }
 
 export async function revokeShare(db: Db, person: Person, name: string, email: string): Promise<ShareRow[]> {
   await agentAtLevel(db, person, name, 'full')
-  const deleted = await db.delete(agentCustomShares).where(and(eq(agentCustomShares.codename, name), eq(agentCustomShares.email, email))).returning({ email: agentCustomShares.email })
+  const deleted = await db
+    .delete(agentCustomShares)
+    .where(and(eq(agentCustomShares.codename, name), eq(agentCustomShares.email, email)))
+    .returning({ email: agentCustomShares.email })
   if (deleted.length === 0) throw new EngineError('not_found', `${name} is not shared with ${email}`, 404)
   return await listShares(db, name)
 }
 
 /** The agents shared with the person, with their level. */
 export async function sharedWith(db: Db, email: string): Promise<Map<string, AccessLevel>> {
-  const rows = await db.select({ codename: agentCustomShares.codename, level: agentCustomShares.level }).from(agentCustomShares).where(eq(agentCustomShares.email, email))
+  const rows = await db
+    .select({ codename: agentCustomShares.codename, level: agentCustomShares.level })
+    .from(agentCustomShares)
+    .where(eq(agentCustomShares.email, email))
   return new Map(rows.map(row => [row.codename, row.level as AccessLevel]))
 }

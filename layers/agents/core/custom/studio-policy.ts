@@ -33,13 +33,20 @@ export async function studioPolicyView(db: Db, registry: ToolRegistry): Promise<
 }
 
 /** Founders only; an unknown tool name is refused (a typo would silently allow nothing). */
-export async function saveStudioPolicy(db: Db, registry: ToolRegistry, editor: Editor, input: z.output<typeof StudioPolicyBody>): Promise<StudioPolicyView> {
+export async function saveStudioPolicy(
+  db: Db,
+  registry: ToolRegistry,
+  editor: Editor,
+  input: z.output<typeof StudioPolicyBody>,
+): Promise<StudioPolicyView> {
   if (editor.role !== 'founder') throw new EngineError('forbidden', 'only a founder sets the studio policy', 403)
   const unknown = (input.tools ?? []).filter(name => !registry.get(name))
   if (unknown.length > 0) throw new EngineError('unknown_tools', `tools: no tool ${unknown.join(', ')}`, 400, { tools: unknown })
   const tools = input.tools ? [...new Set(input.tools)] : null
   const now = new Date()
-  await db.insert(agentStudioPolicy).values({ id: 1, tools, updatedBy: editor.email, updatedAt: now })
+  await db
+    .insert(agentStudioPolicy)
+    .values({ id: 1, tools, updatedBy: editor.email, updatedAt: now })
     .onConflictDoUpdate({ target: agentStudioPolicy.id, set: { tools, updatedBy: editor.email, updatedAt: now } })
   return await studioPolicyView(db, registry)
 }

@@ -82,7 +82,10 @@ export function isValidCron(expression: string): boolean {
 /** The schedule in words and its next runs (the Settings tab's preview). */
 export function previewSchedule(expression: string, from: Date, count = 3): { description: string, next: string[] } {
   const cron = new Cron(expression, { timezone: 'UTC', paused: true })
-  return { description: cronstrue.toString(expression, { use24HourTimeFormat: true }), next: cron.nextRuns(count, from).map(date => date.toISOString()) }
+  return {
+    description: cronstrue.toString(expression, { use24HourTimeFormat: true }),
+    next: cron.nextRuns(count, from).map(date => date.toISOString()),
+  }
 }
 
 /** The latest due time of a schedule in (since, now]: the fingerprint of its firing (null: not due). */

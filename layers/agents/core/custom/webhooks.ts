@@ -38,9 +38,9 @@ export interface HookDelivery {
   body: Buffer
 }
 
-export type HookAnswer =
-  | { status: 202, outcome: string, runId: string | null, deliveryId: string }
-  | { status: 400 | 401 | 404 | 409 | 413 | 429, code: string, message: string }
+export type HookAnswer
+  = | { status: 202, outcome: string, runId: string | null, deliveryId: string }
+    | { status: 400 | 401 | 404 | 409 | 413 | 429, code: string, message: string }
 
 export interface RefusalLimiter {
   /** Counts a refusal for the address; false once it is over its allowance. */
@@ -73,17 +73,40 @@ export function refusalLimiter(options: { max?: number, windowMs?: number, now?:
 }
 
 /** The webhook trigger's stored choices (its `event` column lists the forge events, its filters the branch). */
-export function webhookChoices(trigger: { event: string | null, filters: Array<{ field: string, value?: string }> }): { events: Array<typeof WEBHOOK_EVENTS[number]>, branch: string | null } {
-  const events = (trigger.event ?? '').split(',').filter((name): name is typeof WEBHOOK_EVENTS[number] => (WEBHOOK_EVENTS as readonly string[]).includes(name))
+export function webhookChoices(trigger: { event: string | null, filters: Array<{ field: string, value?: string }> }): {
+  events: Array<(typeof WEBHOOK_EVENTS)[number]>
+  branch: string | null
+} {
+  const events = (trigger.event ?? '')
+    .split(',')
+    .filter((name): name is (typeof WEBHOOK_EVENTS)[number] => (WEBHOOK_EVENTS as readonly string[]).includes(name))
   return { events, branch: trigger.filters.find(filter => filter.field === 'branch')?.value ?? null }
 }
 
 export async function receiveWebhook(deps: HookDeps, delivery: HookDelivery): Promise<HookAnswer> {
   const { db } = deps
   if (deps.limiter.blocked(delivery.address)) return { status: 429, code: 'rate_limited', message: 'Too many refused deliveries from this address; try again in a minute.' }
-  const refuse = async (status: 400 | 401 | 404 | 409 | 413, code: string, message: string, target: string, details: Record<string, unknown> = {}): Promise<HookAnswer> => {
+  const refuse = async (
+    status: 400 | 401 | 404 | 409 | 413,
+    code: string,
+    message: string,
+    target: string,
+    details: Record<string, unknown> = {},
+  ): Promise<HookAnswer> => {
     if (deps.limiter.refuse(delivery.address)) {
-      await recordAudit(db, { actor: `webhook:${delivery.address}`, action: 'agent_webhook_refused', target, details: { code, status, bytes: delivery.body.length, event: forgeEvent(delivery.headers), deliveryId: deliveryId(delivery.headers), ...details } })
+      await recordAudit(db, {
+        actor: `webhook:${delivery.address}`,
+        action: 'agent_webhook_refused',
+        target,
+        details: {
+          code,
+          status,
+          bytes: delivery.body.length,
+          event: forgeEvent(delivery.headers),
+          deliveryId: deliveryId(delivery.headers),
+          ...details,
+        },
+      })
     }
     return { status, code, message }
   }
@@ -133,7 +156,14 @@ export async function receiveWebhook(deps: HookDeps, delivery: HookDelivery): Pr
 }
 
 async function hookTrigger(db: Db, slug: string) {
-  const [row] = await db.select({ id: agentTriggers.id, codename: agentTriggers.codename, event: agentTriggers.event, filters: agentTriggers.filters, hookSecret: agentTriggers.hookSecret })
+  const [row] = await db
+    .select({
+      id: agentTriggers.id,
+      codename: agentTriggers.codename,
+      event: agentTriggers.event,
+      filters: agentTriggers.filters,
+      hookSecret: agentTriggers.hookSecret,
+    })
     .from(agentTriggers)
     .innerJoin(agentCustom, eq(agentCustom.codename, agentTriggers.codename))
     .where(and(eq(agentTriggers.hookSlug, slug), eq(agentTriggers.kind, 'webhook'), eq(agentTriggers.enabled, true)))

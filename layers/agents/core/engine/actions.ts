@@ -6,8 +6,9 @@ import { agentApprovals, agentRunSteps } from '#db/schema/agent-runs'
 import { hubAudit } from '#db/schema/hub'
 import type { RunContext } from './context'
 import { EngineError } from './errors'
-import { driveRun, executeTool, startRun, type EngineDeps } from './loop'
+import { driveRun, startRun, type EngineDeps } from './loop'
 import { getRun, pendingApprovals, runner, updateRun, updateStep, type AgentRun, type AgentRunStep } from './store'
+import { executeTool } from './tool-call'
 import { HUB_ROLE_RANK, type PersonRole } from './vocabulary'
 
 export interface Person { email: string, role: PersonRole, id?: string | null }
@@ -29,7 +30,12 @@ export async function decideApproval(deps: EngineDeps, approvalId: string, decis
   if (approval.status !== 'pending') throw new EngineError('approval_not_pending', `this approval is ${approval.status}`, 409, { status: approval.status })
   const at = now(deps)
   const [step] = await deps.db.select().from(agentRunSteps).where(eq(agentRunSteps.id, approval.stepId))
-  const call: ToolCall = { id: step!.toolCallId ?? String(step!.id), name: approval.tool, input: approval.payload, rawArguments: JSON.stringify(approval.payload) }
+  const call: ToolCall = {
+    id: step!.toolCallId ?? String(step!.id),
+    name: approval.tool,
+    input: approval.payload,
+    rawArguments: JSON.stringify(approval.payload),
+  }
   if (approval.expiresAt.getTime() <= at.getTime()) {
     await deps.db.update(agentApprovals).set({ status: 'expired' }).where(and(eq(agentApprovals.id, approvalId), eq(agentApprovals.status, 'pending')))
     await updateStep(deps.db, step!.id, { status: 'expired', error: 'approval_expired: not decided within 72 hours' })

@@ -22,8 +22,16 @@ export interface BudgetCheck {
 }
 
 /** Throws BudgetExceededError when a budget of the person or the agent is reached and the model is not included. */
-export async function assertWithinBudgets(db: Db, check: BudgetCheck, now: Date, flushLedger?: () => Promise<void>): Promise<BudgetStatus[]> {
-  const budgets = await budgetsOf(db, [{ kind: 'person', subject: check.email }, { kind: 'agent', subject: check.agent }])
+export async function assertWithinBudgets(
+  db: Db,
+  check: BudgetCheck,
+  now: Date,
+  flushLedger?: () => Promise<void>,
+): Promise<BudgetStatus[]> {
+  const budgets = await budgetsOf(db, [
+    { kind: 'person', subject: check.email },
+    { kind: 'agent', subject: check.agent },
+  ])
   if (budgets.length === 0) return []
   // The last calls' rows may still be queued: the count must include them.
   await flushLedger?.()
@@ -31,6 +39,7 @@ export async function assertWithinBudgets(db: Db, check: BudgetCheck, now: Date,
   const statuses = await Promise.all(budgets.map(budget => budgetStatus(db, budget.subjectKind, budget.subject, period, budget)))
   for (const status of statuses) await notifyThresholds(db, status)
   const reached = statuses.find(status => status.reached)
-  if (reached && !(check.model && await isIncludedModel(db, check.model.provider, check.model.model ?? null))) throw new BudgetExceededError(reached)
+  if (reached && !(check.model && (await isIncludedModel(db, check.model.provider, check.model.model ?? null))))
+    throw new BudgetExceededError(reached)
   return statuses
 }

@@ -122,9 +122,17 @@ export async function openChatTurn(deps: EngineDeps, person: HubPerson, body: Ch
 }
 
 /** What a stream tick reads: the run's status and the steps written after `afterSeq`. */
-export async function runProgress(db: Db, runId: string, afterSeq: number): Promise<{ status: string, steps: Array<typeof agentRunSteps.$inferSelect> }> {
+export async function runProgress(
+  db: Db,
+  runId: string,
+  afterSeq: number,
+): Promise<{ status: string, steps: Array<typeof agentRunSteps.$inferSelect> }> {
   const [run] = await db.select({ status: agentRuns.status }).from(agentRuns).where(eq(agentRuns.id, runId)).limit(1)
   if (!run) throw new EngineError('not_found', `no run ${runId}`, 404)
-  const steps = await db.select().from(agentRunSteps).where(and(eq(agentRunSteps.runId, runId), gt(agentRunSteps.seq, afterSeq))).orderBy(asc(agentRunSteps.seq))
+  const steps = await db
+    .select()
+    .from(agentRunSteps)
+    .where(and(eq(agentRunSteps.runId, runId), gt(agentRunSteps.seq, afterSeq)))
+    .orderBy(asc(agentRunSteps.seq))
   return { status: run.status, steps }
 }

@@ -25,7 +25,8 @@ export function runFailureReason(error: unknown): string {
   if (error instanceof AiUnavailableError && error.failures.length > 0) {
     return `No model answered: ${error.failures.map(providerFailureWords).join('; ')}`.slice(0, MAX)
   }
-  if (error instanceof ProviderError) return providerFailureWords({ provider: error.provider, code: error.code, status: error.status, message: error.message }).slice(0, MAX)
+  if (error instanceof ProviderError)
+    return providerFailureWords({ provider: error.provider, code: error.code, status: error.status, message: error.message }).slice(0, MAX)
   // BudgetExceededError's message already names whose budget, how much and where to raise it.
   return (error instanceof Error ? error.message : String(error)).slice(0, MAX)
 }

@@ -1,6 +1,7 @@
 // The files tools (issue 35, Deliver 3; seed §15): read_uploaded_file (READ) gives the model
 // the text of a file the person gave the run or its conversation — fenced as untrusted data,
-// a page at a time; an image's OCR text reaches the model only, never the run's rows — and produce_file (WRITE) leaves a text file on the run for the person to
+// a page at a time; an image's OCR text reaches the model only, never the run's rows — and produce_file (WRITE) leaves a text file on the
+// run for the person to
 // download from the run page; its undo deletes the file. Both reach the files through the
 // `files` port; a hub without it offers the tools but answers that files are unavailable.
 import { z } from 'zod'

@@ -42,7 +42,10 @@ export const FIRST_TOOLS = [
     input: z.object({ query: searchQuery, limit }),
     run: async (input, { ports, tenants }) => {
       const hits = await ports.searchWorkItems(input.query, input.limit, tenants ?? null)
-      return { output: hits.map(hit => ({ ...hit, link: `/hub/worksites/${hit.entity}s/${hit.id}` })), sources: hits.map(hit => ({ kind: hit.entity, ref: hit.id, title: hit.title })) }
+      return {
+        output: hits.map(hit => ({ ...hit, link: `/hub/worksites/${hit.entity}s/${hit.id}` })),
+        sources: hits.map(hit => ({ kind: hit.entity, ref: hit.id, title: hit.title })),
+      }
     },
   }),
   defineTool({
@@ -63,7 +66,10 @@ export const FIRST_TOOLS = [
     input: z.object({ query: searchQuery, limit }),
     run: async (input, { ports, tenants }) => {
       const hits = await ports.searchMessages(input.query, input.limit, tenants ?? null)
-      return { output: hits.map(hit => ({ ...hit, link: `/hub/atlas/${hit.id}` })), sources: hits.map(hit => ({ kind: 'message', ref: String(hit.id), title: hit.subject })) }
+      return {
+        output: hits.map(hit => ({ ...hit, link: `/hub/atlas/${hit.id}` })),
+        sources: hits.map(hit => ({ kind: 'message', ref: String(hit.id), title: hit.subject })),
+      }
     },
   }),
   defineTool({
@@ -93,13 +99,18 @@ export const FIRST_TOOLS = [
     description: 'Create a task under a job of the worksites.',
     class: 'WRITE',
     undo: 'snapshot',
-    input: z.object({ jobId: z.string().uuid(), title: z.string().trim().min(1).max(300), description: z.string().max(10_000).default('') }),
+    input: z.object({
+      jobId: z.string().uuid(),
+      title: z.string().trim().min(1).max(300),
+      description: z.string().max(10_000).default(''),
+    }),
     run: async (input, { ports, actor }) => {
       const task = await ports.createTask(input, actor)
       return { output: task, write: { entity: 'work_task', id: task.id, snapshot: null, undoable: true } }
     },
     revert: async (write, { ports }) => {
-      if (!await ports.deleteCreatedTask(write.id)) throw new ToolError('undo_refused', 'the task changed or is gone since the agent created it')
+      if (!(await ports.deleteCreatedTask(write.id)))
+        throw new ToolError('undo_refused', 'the task changed or is gone since the agent created it')
     },
   }),
   defineTool({
@@ -107,41 +118,66 @@ export const FIRST_TOOLS = [
     description: 'Write a draft note into the vault inbox (a person promotes it).',
     class: 'WRITE',
     undo: 'snapshot',
-    input: z.object({ name: z.string().trim().regex(/^[\w][\w .-]{0,120}\.md$/, 'a file name ending in .md'), body: z.string().min(1).max(50_000) }),
+    input: z.object({
+      name: z
+        .string()
+        .trim()
+        .regex(/^[\w][\w .-]{0,120}\.md$/, 'a file name ending in .md'),
+      body: z.string().min(1).max(50_000),
+    }),
     run: async (input, { ports, actor }) => {
       const note = await ports.writeInboxNote(input, actor)
       return { output: note, write: { entity: 'vault_inbox_note', id: note.path, snapshot: null, undoable: true } }
     },
     revert: async (write, { ports }) => {
-      if (!await ports.deleteInboxNote(write.id)) throw new ToolError('undo_refused', 'the note is gone')
+      if (!(await ports.deleteInboxNote(write.id))) throw new ToolError('undo_refused', 'the note is gone')
     },
   }),
   defineTool({
     name: 'propose_instruction_change',
-    description: 'Propose a change to the person\'s active instructions: the full new Markdown text and why. The person sees the diff and applies or rejects it; nothing changes until they do.',
+    description:
+      'Propose a change to the person\'s active instructions: the full new Markdown text and why. The person sees the diff and applies or rejects it; nothing changes until they do.',
     class: 'WRITE',
     undo: 'snapshot',
     input: z.object({ body: z.string().min(1).max(40_000), reason: z.string().trim().min(1).max(2000) }),
     run: async (input, { ports, owner, agent, runId }) => {
       if (!owner) throw new ToolError('no_owner', 'this run has no owner whose instructions could change')
-      const proposed = await ports.proposeInstructionChange({ ownerEmail: owner, body: input.body, reason: input.reason, runId, proposedBy: agent ?? 'agent' })
+      const proposed = await ports.proposeInstructionChange({
+        ownerEmail: owner,
+        body: input.body,
+        reason: input.reason,
+        runId,
+        proposedBy: agent ?? 'agent',
+      })
       return {
         output: { ...proposed, note: 'Proposed only: the person applies or rejects it on their instructions page.' },
-        sources: [{ kind: 'instructions', ref: `${proposed.instructionId}@v${proposed.baseVersion}`, title: 'the instructions the proposal is based on' }],
+        sources: [
+          {
+            kind: 'instructions',
+            ref: `${proposed.instructionId}@v${proposed.baseVersion}`,
+            title: 'the instructions the proposal is based on',
+          },
+        ],
         write: { entity: 'instruction_proposal', id: proposed.proposalId, snapshot: null, undoable: true },
       }
     },
     revert: async (write, { ports }) => {
-      if (!await ports.withdrawInstructionProposal(write.id)) throw new ToolError('undo_refused', 'the person already applied or rejected this proposal')
+      if (!(await ports.withdrawInstructionProposal(write.id)))
+        throw new ToolError('undo_refused', 'the person already applied or rejected this proposal')
     },
   }),
   defineTool({
     name: 'draft_skill',
-    description: 'Draft a skill for the person after a short dialogue: an invocable name (lowercase-hyphenated), a description of when it applies (what the router reads), the Markdown instructions. Stored as a draft the person reviews and saves in the skills library; nothing is used until they do.',
+    description:
+      'Draft a skill for the person after a short dialogue: an invocable name (lowercase-hyphenated), a description of when it applies (what the router reads), the Markdown instructions. Stored as a draft the person reviews and saves in the skills library; nothing is used until they do.',
     class: 'WRITE',
     undo: 'snapshot',
     input: z.object({
-      name: z.string().trim().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase words joined by hyphens').max(64),
+      name: z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase words joined by hyphens')
+        .max(64),
       description: z.string().trim().min(1).max(1000),
       body: z.string().trim().min(1).max(40_000),
       tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),
@@ -155,7 +191,7 @@ export const FIRST_TOOLS = [
       }
     },
     revert: async (write, { ports }) => {
-      if (!await ports.discardDraftSkill(Number(write.id))) throw new ToolError('undo_refused', 'the person already saved this skill')
+      if (!(await ports.discardDraftSkill(Number(write.id)))) throw new ToolError('undo_refused', 'the person already saved this skill')
     },
   }),
   defineTool({
@@ -174,7 +210,11 @@ export const FIRST_TOOLS = [
     description: 'Send a mail to members of the internal team only (asks a person first).',
     class: 'EXTERNAL_WRITE',
     undo: 'not_undoable',
-    input: z.object({ to: z.array(z.string().email()).min(1).max(20), subject: z.string().trim().min(1).max(300), body: z.string().min(1).max(20_000) }),
+    input: z.object({
+      to: z.array(z.string().email()).min(1).max(20),
+      subject: z.string().trim().min(1).max(300),
+      body: z.string().min(1).max(20_000),
+    }),
     // Guardrails are code: a recipient outside the team is refused before anyone is asked.
     guard: async (input, { ports }) => {
       const team = new Set((await ports.teamEmails()).map(email => email.toLowerCase()))

@@ -57,14 +57,18 @@ export function modelSurfaceOf(agentCodename: string): ModelSurface {
 
 export async function surfaceModels(db: Db, surface?: ModelSurface): Promise<SurfaceModel[]> {
   const query = db.select().from(agentsSurfaceModels)
-  return await (surface ? query.where(eq(agentsSurfaceModels.surface, surface)) : query).orderBy(asc(agentsSurfaceModels.surface), asc(agentsSurfaceModels.position))
+  return await (surface ? query.where(eq(agentsSurfaceModels.surface, surface)) : query).orderBy(
+    asc(agentsSurfaceModels.surface),
+    asc(agentsSurfaceModels.position),
+  )
 }
 
 /** Replaces a surface's list (order = position); audited. A model left out or disabled is withdrawn. */
 export async function setSurfaceModels(db: Db, surface: ModelSurface, models: z.output<typeof SurfaceModelsBody>['models'], by: string): Promise<SurfaceModel[]> {
   await db.transaction(async (tx) => {
     await tx.delete(agentsSurfaceModels).where(eq(agentsSurfaceModels.surface, surface))
-    if (models.length > 0) await tx.insert(agentsSurfaceModels).values(models.map((entry, position) => ({ surface, ...entry, position, updatedBy: by })))
+    if (models.length > 0)
+      await tx.insert(agentsSurfaceModels).values(models.map((entry, position) => ({ surface, ...entry, position, updatedBy: by })))
     await tx.insert(hubAudit).values({ actor: by, action: 'agent_surface_models_set', target: surface, details: { models } })
   })
   return await surfaceModels(db, surface)
@@ -79,7 +83,10 @@ export function autoOrder(allowed: ModelRef[], providers: ProviderAvailability[]
 }
 
 export async function modelChoice(db: Db, email: string, surface: ModelSurface): Promise<ModelRef | null> {
-  const [row] = await db.select().from(agentModelChoices).where(and(eq(agentModelChoices.email, email), eq(agentModelChoices.surface, surface)))
+  const [row] = await db
+    .select()
+    .from(agentModelChoices)
+    .where(and(eq(agentModelChoices.email, email), eq(agentModelChoices.surface, surface)))
   return row?.provider && row.model ? { provider: row.provider as ModelProvider, model: row.model } : null
 }
 
@@ -91,8 +98,13 @@ export async function setModelChoice(db: Db, email: string, surface: ModelSurfac
       throw new EngineError('model_not_allowed', `${choice.provider}/${choice.model} is not among the models allowed for ${surface}`, 400)
     }
   }
-  await db.insert(agentModelChoices).values({ email, surface, provider: choice?.provider ?? null, model: choice?.model ?? null })
-    .onConflictDoUpdate({ target: [agentModelChoices.email, agentModelChoices.surface], set: { provider: choice?.provider ?? null, model: choice?.model ?? null, updatedAt: new Date() } })
+  await db
+    .insert(agentModelChoices)
+    .values({ email, surface, provider: choice?.provider ?? null, model: choice?.model ?? null })
+    .onConflictDoUpdate({
+      target: [agentModelChoices.email, agentModelChoices.surface],
+      set: { provider: choice?.provider ?? null, model: choice?.model ?? null, updatedAt: new Date() },
+    })
   return choice
 }
 
@@ -110,26 +122,48 @@ export interface ModelResolution {
  * Decides a run's model before it starts: an explicit request must be allowed (400 otherwise);
  * a person's stored choice is used while allowed and falls back to Auto once withdrawn.
  */
-export function resolveModel(allowedRows: SurfaceModel[], providers: ProviderAvailability[], asked: { request: { provider: string, model?: string }, preference: ModelRef | null }): ModelResolution {
+export function resolveModel(
+  allowedRows: SurfaceModel[],
+  providers: ProviderAvailability[],
+  asked: { request: { provider: string, model?: string }, preference: ModelRef | null },
+): ModelResolution {
   const surface = allowedRows[0]?.surface ?? 'this surface'
   const explicit = asked.request.provider !== 'auto' ? asked.request : null
   if (allowedRows.length === 0) {
     if (explicit) return { first: null, candidates: null, mode: 'request', note: null }
-    return asked.preference ? { first: asked.preference, candidates: null, mode: 'choice', note: null } : { first: null, candidates: null, mode: 'auto', note: null }
+    return asked.preference
+      ? { first: asked.preference, candidates: null, mode: 'choice', note: null }
+      : { first: null, candidates: null, mode: 'auto', note: null }
   }
-  const allowed: ModelRef[] = allowedRows.filter(row => row.enabled).map(row => ({ provider: row.provider as ModelProvider, model: row.model }))
-  if (allowed.length === 0) throw new EngineError('no_model_allowed', `no model is allowed for ${surface}: a founder enables one on the AI page`, 400)
+  const allowed: ModelRef[] = allowedRows
+    .filter(row => row.enabled)
+    .map(row => ({ provider: row.provider as ModelProvider, model: row.model }))
+  if (allowed.length === 0)
+    throw new EngineError('no_model_allowed', `no model is allowed for ${surface}: a founder enables one on the AI page`, 400)
   const auto = autoOrder(allowed, providers)
   const pick = (ref: ModelRef) => [ref, ...auto.filter(entry => entry !== ref)]
   if (explicit) {
-    const match = allowed.find(entry => entry.provider === explicit.provider && (explicit.model === undefined || entry.model === explicit.model))
-    if (!match) throw new EngineError('model_not_allowed', `${explicit.provider}${explicit.model ? `/${explicit.model}` : ''} is not among the models allowed for ${surface}`, 400, { allowed })
+    const match = allowed.find(
+      entry => entry.provider === explicit.provider && (explicit.model === undefined || entry.model === explicit.model),
+    )
+    if (!match)
+      throw new EngineError(
+        'model_not_allowed',
+        `${explicit.provider}${explicit.model ? `/${explicit.model}` : ''} is not among the models allowed for ${surface}`,
+        400,
+        { allowed },
+      )
     return { first: match, candidates: pick(match), mode: 'request', note: null }
   }
   if (asked.preference) {
     const match = allowed.find(entry => entry.provider === asked.preference!.provider && entry.model === asked.preference!.model)
     if (match) return { first: match, candidates: pick(match), mode: 'choice', note: null }
-    return { first: auto[0]!, candidates: auto, mode: 'auto', note: `model ${asked.preference.provider}/${asked.preference.model} was withdrawn, Auto used` }
+    return {
+      first: auto[0]!,
+      candidates: auto,
+      mode: 'auto',
+      note: `model ${asked.preference.provider}/${asked.preference.model} was withdrawn, Auto used`,
+    }
   }
   return { first: auto[0]!, candidates: auto, mode: 'auto', note: null }
 }

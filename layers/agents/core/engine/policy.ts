@@ -8,10 +8,10 @@
 import type { ToolDefinition } from './tools'
 import { HUB_ROLE_RANK, type PersonRole, type Regime } from './vocabulary'
 
-export type PolicyDecision =
-  | { kind: 'allow' }
-  | { kind: 'ask' }
-  | { kind: 'deny', code: 'unknown_tool' | 'unclassified_tool' | 'not_allowlisted' | 'not_allowed_by_skill' | 'role_forbids_write', reason: string }
+export type PolicyDecision
+  = | { kind: 'allow' }
+    | { kind: 'ask' }
+    | { kind: 'deny', code: 'unknown_tool' | 'unclassified_tool' | 'not_allowlisted' | 'not_allowed_by_skill' | 'role_forbids_write', reason: string }
 
 export interface PolicyInput {
   name: string

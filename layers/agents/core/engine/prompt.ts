@@ -12,7 +12,12 @@ export interface PromptLayer { layer: PromptLayerName, sources: string[], chars:
 export const PRODUCT_RULES = promptFile(new URL('./product-rules.md', import.meta.url))
 
 export function promptLayers(context: RunContext): PromptLayer[] {
-  const layer = (name: PromptLayerName, sources: string[], text: string): PromptLayer => ({ layer: name, sources, chars: text.length, text })
+  const layer = (name: PromptLayerName, sources: string[], text: string): PromptLayer => ({
+    layer: name,
+    sources,
+    chars: text.length,
+    text,
+  })
   const working = context.sources.map(source => `- ${source.kind}: ${source.title ?? source.ref} (${source.ref})`).join('\n')
   return [
     layer('product_rules', ['engine'], PRODUCT_RULES),

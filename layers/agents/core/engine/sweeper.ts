@@ -22,8 +22,10 @@ export interface SweptRun { id: string, error: string }
 /** Marks `running` runs whose driving process is gone as failed; returns what it swept. */
 export async function sweepOrphanRuns(deps: SweepDeps): Promise<SweptRun[]> {
   const now = (deps.now ?? (() => new Date()))()
-  const running = await deps.db.select({ id: agentRuns.id, host: agentRuns.runnerHost, pid: agentRuns.runnerPid, updatedAt: agentRuns.updatedAt })
-    .from(agentRuns).where(eq(agentRuns.status, 'running'))
+  const running = await deps.db
+    .select({ id: agentRuns.id, host: agentRuns.runnerHost, pid: agentRuns.runnerPid, updatedAt: agentRuns.updatedAt })
+    .from(agentRuns)
+    .where(eq(agentRuns.status, 'running'))
   const swept: SweptRun[] = []
   for (const run of running) {
     let error: string | null = null

@@ -13,7 +13,12 @@ import { defineTool, ToolError, type ToolRunContext, type ToolWrite } from './to
 const uuid = z.string().uuid()
 const owner = z.discriminatedUnion('kind', [z.object({ kind: z.literal('agent'), codename: z.string() }), z.object({ kind: z.literal('user'), id: z.string() })]).nullable()
 const WorkItemSnapshot = z.object({ status: z.string(), owner })
-const RecordSnapshot = z.object({ status: z.string(), resolution: z.string().nullable(), resolvedBy: z.string().nullable(), resolvedAt: z.string().nullable() })
+const RecordSnapshot = z.object({
+  status: z.string(),
+  resolution: z.string().nullable(),
+  resolvedBy: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+})
 
 /** The snapshot a step recorded, read back through its schema (a row edited by hand is refused, not applied). */
 function snapshotOf<S extends z.ZodType>(write: ToolWrite, schema: S): z.output<S> {
@@ -32,16 +37,25 @@ const RECORD_LINK = { question: 'questions', negociation: 'negociations', consei
 export const WRITE_TOOLS = [
   defineTool({
     name: 'update_work_item',
-    description: 'Change the status and/or the owner of a chantier, job or task (owner: {"agent": codename}, {"email": a person of the hub}, or null for nobody). A status follows the worksites transitions; cancelling or rejecting a chantier needs a reason.',
+    description:
+      'Change the status and/or the owner of a chantier, job or task (owner: {"agent": codename}, {"email": a person of the hub}, or null for nobody). A status follows the worksites transitions; cancelling or rejecting a chantier needs a reason.',
     class: 'WRITE',
     undo: 'snapshot',
-    input: z.object({
-      entity: z.enum(['chantier', 'job', 'task']),
-      id: uuid,
-      status: z.string().trim().min(1).max(40).optional(),
-      reason: z.string().trim().min(1).max(2000).optional(),
-      owner: z.union([z.object({ agent: z.string().trim().min(1).max(64) }).strict(), z.object({ email: z.string().email() }).strict(), z.null()]).optional(),
-    }).refine(input => input.status !== undefined || input.owner !== undefined, 'give a status, an owner, or both'),
+    input: z
+      .object({
+        entity: z.enum(['chantier', 'job', 'task']),
+        id: uuid,
+        status: z.string().trim().min(1).max(40).optional(),
+        reason: z.string().trim().min(1).max(2000).optional(),
+        owner: z
+          .union([
+            z.object({ agent: z.string().trim().min(1).max(64) }).strict(),
+            z.object({ email: z.string().email() }).strict(),
+            z.null(),
+          ])
+          .optional(),
+      })
+      .refine(input => input.status !== undefined || input.owner !== undefined, 'give a status, an owner, or both'),
     guard: personalOnly,
     run: async (input, { ports, actor }) => {
       const changed = await ports.updateWorkItem(input, actor)
@@ -54,27 +68,39 @@ export const WRITE_TOOLS = [
     revert: async (write, { ports, actor }) => {
       const { before, after } = snapshotOf(write, z.object({ before: WorkItemSnapshot, after: WorkItemSnapshot }))
       const entity = write.entity.replace(/^work_/, '') as 'chantier' | 'job' | 'task'
-      if (!await ports.restoreWorkItem({ entity, id: write.id, before, after }, actor)) {
+      if (!(await ports.restoreWorkItem({ entity, id: write.id, before, after }, actor))) {
         throw new ToolError('undo_refused', `the ${entity} changed since the agent's change (or is gone): it is left as it is`)
       }
     },
   }),
   defineTool({
     name: 'answer_registry_record',
-    description: 'Answer an open question, give the advice of a conseil, or settle a négociation (outcome won or lost), with the text kept as its resolution. Recorded only: nothing is sent to anyone.',
+    description:
+      'Answer an open question, give the advice of a conseil, or settle a négociation (outcome won or lost), with the text kept as its resolution. Recorded only: nothing is sent to anyone.',
     class: 'WRITE',
     undo: 'snapshot',
-    input: z.object({
-      kind: z.enum(['question', 'negociation', 'conseil']),
-      id: uuid,
-      answer: z.string().trim().min(1).max(20_000),
-      outcome: z.enum(['won', 'lost']).optional(),
-    }).refine(input => input.kind !== 'negociation' || input.outcome !== undefined, { message: 'a négociation is settled with an outcome: won or lost', path: ['outcome'] }),
+    input: z
+      .object({
+        kind: z.enum(['question', 'negociation', 'conseil']),
+        id: uuid,
+        answer: z.string().trim().min(1).max(20_000),
+        outcome: z.enum(['won', 'lost']).optional(),
+      })
+      .refine(input => input.kind !== 'negociation' || input.outcome !== undefined, {
+        message: 'a négociation is settled with an outcome: won or lost',
+        path: ['outcome'],
+      }),
     guard: personalOnly,
     run: async (input, { ports, actor }) => {
       const answered = await ports.answerRecord(input, actor)
       return {
-        output: { kind: input.kind, id: input.id, title: answered.title, status: answered.after.status, link: `/hub/worksites/registries/${RECORD_LINK[input.kind]}/${input.id}` },
+        output: {
+          kind: input.kind,
+          id: input.id,
+          title: answered.title,
+          status: answered.after.status,
+          link: `/hub/worksites/registries/${RECORD_LINK[input.kind]}/${input.id}`,
+        },
         sources: [{ kind: input.kind, ref: input.id, title: answered.title }],
         write: { entity: `work_${input.kind}`, id: input.id, snapshot: { before: answered.before, after: answered.after }, undoable: true },
       }
@@ -82,14 +108,15 @@ export const WRITE_TOOLS = [
     revert: async (write, { ports, actor }) => {
       const { before, after } = snapshotOf(write, z.object({ before: RecordSnapshot, after: RecordSnapshot }))
       const kind = write.entity.replace(/^work_/, '') as 'question' | 'negociation' | 'conseil'
-      if (!await ports.restoreRecord({ kind, id: write.id, before, after }, actor)) {
+      if (!(await ports.restoreRecord({ kind, id: write.id, before, after }, actor))) {
         throw new ToolError('undo_refused', `the ${kind} changed since the agent answered it (or is gone): it is left as it is`)
       }
     },
   }),
   defineTool({
     name: 'edit_vault_inbox_note',
-    description: 'Replace the body of a draft note of the vault inbox (path inbox/…; its front matter is kept). Notes of any other zone are a person\'s to edit.',
+    description:
+      'Replace the body of a draft note of the vault inbox (path inbox/…; its front matter is kept). Notes of any other zone are a person\'s to edit.',
     class: 'WRITE',
     undo: 'snapshot',
     input: z.object({ path: z.string().trim().min(1).max(1024), body: z.string().min(1).max(50_000) }),
@@ -111,19 +138,21 @@ export const WRITE_TOOLS = [
     },
     revert: async (write, { ports }) => {
       const { before, after } = snapshotOf(write, z.object({ before: z.string(), after: z.string() }))
-      if (!await ports.restoreInboxNote({ path: write.id, before, after })) throw new ToolError('undo_refused', 'the note changed since the agent edited it (or is gone): it is left as it is')
+      if (!(await ports.restoreInboxNote({ path: write.id, before, after })))
+        throw new ToolError('undo_refused', 'the note changed since the agent edited it (or is gone): it is left as it is')
     },
   }),
   defineTool({
     name: 'draft_client_reply',
-    description: 'Write the reply to an Atlas message as a draft on its page (it replaces the current draft): a person of the team reviews, edits and sends it from their own mailbox. Asks a person first; never sent by the agent.',
+    description:
+      'Write the reply to an Atlas message as a draft on its page (it replaces the current draft): a person of the team reviews, edits and sends it from their own mailbox. Asks a person first; never sent by the agent.',
     class: 'EXTERNAL_WRITE',
     undo: 'snapshot',
     input: z.object({ messageId: z.number().int().positive(), body: z.string().trim().min(1).max(20_000) }),
     guard: async (input, ctx) => {
       const scoped = await personalOnly(input, ctx)
       if (scoped) return scoped
-      return await ctx.ports.readMessage(input.messageId, null) ? null : `no Atlas message #${input.messageId}`
+      return (await ctx.ports.readMessage(input.messageId, null)) ? null : `no Atlas message #${input.messageId}`
     },
     run: async (input, { ports, actor }) => {
       const draft = await ports.draftClientReply(input, actor)
@@ -135,14 +164,15 @@ export const WRITE_TOOLS = [
     },
     revert: async (write, { ports, actor }) => {
       const { supersededId } = snapshotOf(write, z.object({ supersededId: z.number().int().nullable() }))
-      if (!await ports.withdrawClientReply({ draftId: Number(write.id), supersededId }, actor)) {
+      if (!(await ports.withdrawClientReply({ draftId: Number(write.id), supersededId }, actor))) {
         throw new ToolError('undo_refused', 'the draft was already sent, discarded or replaced by a person: it is left as it is')
       }
     },
   }),
   defineTool({
     name: 'attach_lesson_to_spawn',
-    description: 'Attach a lesson (a scar or a victory of the learning registry, by id) to the spawn it is about: it shows on the spawn and in its message\'s story.',
+    description:
+      'Attach a lesson (a scar or a victory of the learning registry, by id) to the spawn it is about: it shows on the spawn and in its message\'s story.',
     class: 'WRITE',
     undo: 'snapshot',
     input: z.object({ lessonId: z.number().int().positive(), spawnId: uuid }),
@@ -152,12 +182,21 @@ export const WRITE_TOOLS = [
       return {
         output: { lessonId: input.lessonId, spawnId: input.spawnId, title: attached.title },
         sources: [{ kind: 'lesson', ref: String(input.lessonId), title: attached.title }],
-        write: { entity: 'learn_lesson', id: String(input.lessonId), snapshot: { spawnId: input.spawnId, before: attached.before }, undoable: true },
+        write: {
+          entity: 'learn_lesson',
+          id: String(input.lessonId),
+          snapshot: { spawnId: input.spawnId, before: attached.before },
+          undoable: true,
+        },
       }
     },
     revert: async (write, { ports, actor }) => {
-      const { spawnId, before } = snapshotOf(write, z.object({ spawnId: uuid, before: z.object({ sourceSpawnId: uuid.nullable(), tags: z.array(z.string()) }) }))
-      if (!await ports.detachLesson({ lessonId: Number(write.id), spawnId, before }, actor)) throw new ToolError('undo_refused', 'the lesson no longer carries this link: it is left as it is')
+      const { spawnId, before } = snapshotOf(
+        write,
+        z.object({ spawnId: uuid, before: z.object({ sourceSpawnId: uuid.nullable(), tags: z.array(z.string()) }) }),
+      )
+      if (!(await ports.detachLesson({ lessonId: Number(write.id), spawnId, before }, actor)))
+        throw new ToolError('undo_refused', 'the lesson no longer carries this link: it is left as it is')
     },
   }),
 ]

@@ -29,9 +29,9 @@ const BY_EXTENSION: Record<string, { kind: FileKind, type?: string }> = {
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/tiff'])
 
-export type Detection =
-  | { ok: true, kind: FileKind, contentType: string }
-  | { ok: false, code: 'unsupported_type' | 'type_mismatch', message: string, detected: string | null, declared: string | null }
+export type Detection
+  = | { ok: true, kind: FileKind, contentType: string }
+    | { ok: false, code: 'unsupported_type' | 'type_mismatch', message: string, detected: string | null, declared: string | null }
 
 function kindOfType(mime: string): FileKind | null {
   if (mime === 'application/pdf') return 'pdf'

@@ -14,6 +14,9 @@ export async function sweepAgentFiles(db: Db, limits: Pick<FileLimits, 'retentio
   const uploadsBefore = new Date(now.getTime() - limits.unattachedHours * 3600_000)
   const oldRuns = db.select({ id: agentRuns.id }).from(agentRuns).where(lt(agentRuns.createdAt, runsBefore))
   const expired = await db.delete(agentFiles).where(inArray(agentFiles.runId, oldRuns)).returning({ id: agentFiles.id })
-  const unattached = await db.delete(agentFiles).where(and(isNull(agentFiles.runId), lt(agentFiles.createdAt, uploadsBefore))).returning({ id: agentFiles.id })
+  const unattached = await db
+    .delete(agentFiles)
+    .where(and(isNull(agentFiles.runId), lt(agentFiles.createdAt, uploadsBefore)))
+    .returning({ id: agentFiles.id })
   return { expired: expired.length, unattached: unattached.length }
 }

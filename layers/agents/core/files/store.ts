@@ -31,7 +31,15 @@ export interface AgentFilePorts {
   remove: (id: string) => Promise<boolean>
 }
 
-const fileColumns = { id: agentFiles.id, direction: agentFiles.direction, name: agentFiles.name, contentType: agentFiles.contentType, size: agentFiles.size, sha256: agentFiles.sha256, createdAt: agentFiles.createdAt }
+const fileColumns = {
+  id: agentFiles.id,
+  direction: agentFiles.direction,
+  name: agentFiles.name,
+  contentType: agentFiles.contentType,
+  size: agentFiles.size,
+  sha256: agentFiles.sha256,
+  createdAt: agentFiles.createdAt,
+}
 
 export async function runFiles(db: Db, runId: string): Promise<RunFile[]> {
   const rows = await db.select(fileColumns).from(agentFiles).where(eq(agentFiles.runId, runId)).orderBy(asc(agentFiles.createdAt))
@@ -47,7 +55,10 @@ export function producedName(name: string, type: ProducedType): string {
 
 export function agentFilePorts(db: Db, guards: Pick<FileGuards, 'ocr' | 'fence'>, limits: Pick<FileLimits, 'producedMaxBytes' | 'producedPerRun'>): AgentFilePorts {
   const runOf = async (runId: string) => {
-    const [run] = await db.select({ id: agentRuns.id, actingEmail: agentRuns.actingEmail, conversationId: agentRuns.conversationId }).from(agentRuns).where(eq(agentRuns.id, runId))
+    const [run] = await db
+      .select({ id: agentRuns.id, actingEmail: agentRuns.actingEmail, conversationId: agentRuns.conversationId })
+      .from(agentRuns)
+      .where(eq(agentRuns.id, runId))
     if (!run) throw new EngineError('not_found', `no run ${runId}`, 404)
     return run
   }
@@ -55,7 +66,10 @@ export function agentFilePorts(db: Db, guards: Pick<FileGuards, 'ocr' | 'fence'>
     read: async (runId, id, offset) => {
       const run = await runOf(runId)
       const [file] = await db.select().from(agentFiles).where(and(eq(agentFiles.id, id), eq(agentFiles.direction, 'in')))
-      const given = file && (file.runId === run.id || (run.conversationId !== null && file.conversationId === run.conversationId && file.ownerEmail === run.actingEmail))
+      const given
+        = file
+          && (file.runId === run.id
+            || (run.conversationId !== null && file.conversationId === run.conversationId && file.ownerEmail === run.actingEmail))
       if (!file || !given) throw new EngineError('file_not_found', `no uploaded file ${id} in this run or its conversation`, 404)
       // An image's text is read now and kept nowhere but in this answer.
       const ocr = file.text === null && file.contentType.startsWith('image/')
@@ -94,16 +108,32 @@ export interface Download { name: string, contentType: string, content: Buffer }
  * A file for the person downloading it, if they may see its run (`sharedAgent`: whether a
  * custom agent's activity is shared with them) or uploaded it and it is given to no run yet.
  */
-export async function downloadFile(db: Db, viewer: { email: string, role: PersonRole }, id: string, sharedAgent?: (agent: string) => Promise<boolean>): Promise<Download> {
-  const [file] = await db.select({ name: agentFiles.name, contentType: agentFiles.contentType, content: agentFiles.content, ownerEmail: agentFiles.ownerEmail, runId: agentFiles.runId })
-    .from(agentFiles).where(eq(agentFiles.id, id))
+export async function downloadFile(
+  db: Db,
+  viewer: { email: string, role: PersonRole },
+  id: string,
+  sharedAgent?: (agent: string) => Promise<boolean>,
+): Promise<Download> {
+  const [file] = await db
+    .select({
+      name: agentFiles.name,
+      contentType: agentFiles.contentType,
+      content: agentFiles.content,
+      ownerEmail: agentFiles.ownerEmail,
+      runId: agentFiles.runId,
+    })
+    .from(agentFiles)
+    .where(eq(agentFiles.id, id))
   const missing = new EngineError('not_found', `no file ${id}`, 404)
   if (!file) throw missing
   if (!file.runId) {
     if (file.ownerEmail !== viewer.email) throw missing
     return file
   }
-  const [run] = await db.select({ actingEmail: agentRuns.actingEmail, ownerEmail: agentRuns.ownerEmail, agent: agentRuns.agent }).from(agentRuns).where(eq(agentRuns.id, file.runId))
+  const [run] = await db
+    .select({ actingEmail: agentRuns.actingEmail, ownerEmail: agentRuns.ownerEmail, agent: agentRuns.agent })
+    .from(agentRuns)
+    .where(eq(agentRuns.id, file.runId))
   if (!run) throw missing
   if (!(await seesRun(run, viewer, sharedAgent))) throw missing
   return file

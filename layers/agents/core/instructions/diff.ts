@@ -23,7 +23,10 @@ function lineOps(before: string[], after: string[]): Op[] {
   const lengths = new Uint32Array((n + 1) * width)
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lengths[i * width + j] = before[i] === after[j] ? lengths[(i + 1) * width + j + 1]! + 1 : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!)
+      lengths[i * width + j]
+        = before[i] === after[j]
+          ? lengths[(i + 1) * width + j + 1]! + 1
+          : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!)
     }
   }
   const ops: Op[] = []

@@ -13,7 +13,9 @@ export const INSTRUCTION_BODY_MAX = 40_000
 const body = z.string().max(INSTRUCTION_BODY_MAX, `body: ${INSTRUCTION_BODY_MAX} characters at most`)
 const title = z.string().trim().min(1, 'title: give the document a title').max(200)
 
-export const CreateInstructionBody = z.object({ title, body, active: z.boolean().optional(), note: z.string().max(500).optional() }).strict()
+export const CreateInstructionBody = z
+  .object({ title, body, active: z.boolean().optional(), note: z.string().max(500).optional() })
+  .strict()
 export const SaveInstructionBody = z.object({
   body,
   title: title.optional(),
@@ -21,7 +23,9 @@ export const SaveInstructionBody = z.object({
   /** The version the editor started from: a save over a newer version is refused (409), nothing is lost. */
   baseVersion: z.number().int().min(1).optional(),
 }).strict()
-export const UpdateInstructionBody = z.object({ active: z.boolean().optional(), archived: z.boolean().optional(), title: title.optional() }).strict()
+export const UpdateInstructionBody = z
+  .object({ active: z.boolean().optional(), archived: z.boolean().optional(), title: title.optional() })
+  .strict()
   .refine(value => Object.keys(value).length > 0, 'say what changes: active, archived or title')
 
 export type InstructionDocument = typeof agentInstructions.$inferSelect
@@ -40,24 +44,41 @@ export async function ownDocument(db: Db, email: string, id: string): Promise<In
 }
 
 export async function latestVersion(db: Db, id: string): Promise<InstructionVersion | null> {
-  const [row] = await db.select().from(agentInstructionVersions).where(eq(agentInstructionVersions.instructionId, id)).orderBy(desc(agentInstructionVersions.version)).limit(1)
+  const [row] = await db
+    .select()
+    .from(agentInstructionVersions)
+    .where(eq(agentInstructionVersions.instructionId, id))
+    .orderBy(desc(agentInstructionVersions.version))
+    .limit(1)
   return row ?? null
 }
 
 export async function listDocuments(db: Db, email: string): Promise<DocumentSummary[]> {
-  const rows = await db.select({
-    document: agentInstructions,
-    latestVersion: sql<number>`(select coalesce(max(v.version), 0)::int from agent_instruction_versions v where v.instruction_id = agent_instructions.id)`,
-    pendingProposals: sql<number>`(select count(*)::int from agent_instruction_proposals p where p.instruction_id = agent_instructions.id and p.status = 'pending')`,
-  }).from(agentInstructions).where(eq(agentInstructions.ownerEmail, email)).orderBy(desc(agentInstructions.active), desc(agentInstructions.updatedAt))
+  const rows = await db
+    .select({
+      document: agentInstructions,
+      latestVersion: sql<number>`(select coalesce(max(v.version), 0)::int from agent_instruction_versions v where v.instruction_id = agent_instructions.id)`,
+      pendingProposals: sql<number>`(select count(*)::int from agent_instruction_proposals p where p.instruction_id = agent_instructions.id and p.status = 'pending')`,
+    })
+    .from(agentInstructions)
+    .where(eq(agentInstructions.ownerEmail, email))
+    .orderBy(desc(agentInstructions.active), desc(agentInstructions.updatedAt))
   return rows.map(row => ({ ...row.document, latestVersion: Number(row.latestVersion), pendingProposals: Number(row.pendingProposals) }))
 }
 
 export async function documentView(db: Db, email: string, id: string): Promise<DocumentView> {
   const document = await ownDocument(db, email, id)
   const [versions, proposals] = await Promise.all([
-    db.select().from(agentInstructionVersions).where(eq(agentInstructionVersions.instructionId, id)).orderBy(desc(agentInstructionVersions.version)),
-    db.select().from(agentInstructionProposals).where(eq(agentInstructionProposals.instructionId, id)).orderBy(desc(agentInstructionProposals.createdAt)),
+    db
+      .select()
+      .from(agentInstructionVersions)
+      .where(eq(agentInstructionVersions.instructionId, id))
+      .orderBy(desc(agentInstructionVersions.version)),
+    db
+      .select()
+      .from(agentInstructionProposals)
+      .where(eq(agentInstructionProposals.instructionId, id))
+      .orderBy(desc(agentInstructionProposals.createdAt)),
   ])
   return { document, versions, proposals }
 }
@@ -65,22 +86,42 @@ export async function documentView(db: Db, email: string, id: string): Promise<D
 /** A new document with its version 1; active when asked, or when the person has no active document yet. */
 export async function createDocument(db: Db, email: string, input: z.output<typeof CreateInstructionBody>): Promise<DocumentView> {
   const id = await db.transaction(async (tx) => {
-    const [current] = await tx.select({ id: agentInstructions.id }).from(agentInstructions).where(and(eq(agentInstructions.ownerEmail, email), eq(agentInstructions.active, true)))
+    const [current] = await tx
+      .select({ id: agentInstructions.id })
+      .from(agentInstructions)
+      .where(and(eq(agentInstructions.ownerEmail, email), eq(agentInstructions.active, true)))
     const active = input.active ?? !current
-    if (active && current) await tx.update(agentInstructions).set({ active: false, updatedAt: new Date() }).where(eq(agentInstructions.id, current.id))
-    const [row] = await tx.insert(agentInstructions).values({ ownerEmail: email, title: input.title, active }).returning({ id: agentInstructions.id })
-    await tx.insert(agentInstructionVersions).values({ instructionId: row!.id, version: 1, body: input.body, author: email, note: input.note ?? null })
+    if (active && current)
+      await tx.update(agentInstructions).set({ active: false, updatedAt: new Date() }).where(eq(agentInstructions.id, current.id))
+    const [row] = await tx
+      .insert(agentInstructions)
+      .values({ ownerEmail: email, title: input.title, active })
+      .returning({ id: agentInstructions.id })
+    await tx
+      .insert(agentInstructionVersions)
+      .values({ instructionId: row!.id, version: 1, body: input.body, author: email, note: input.note ?? null })
     return row!.id
   })
   return await documentView(db, email, id)
 }
 
 /** Inserts the next version (in the caller's transaction); a concurrent save loses on the unique key and is told so. */
-export async function nextVersion(tx: Db, id: string, values: { body: string, author: string, note: string | null }, base?: number): Promise<number> {
-  const [row] = await tx.select({ latest: sql<number>`coalesce(max(version), 0)::int` }).from(agentInstructionVersions).where(eq(agentInstructionVersions.instructionId, id))
+export async function nextVersion(
+  tx: Db,
+  id: string,
+  values: { body: string, author: string, note: string | null },
+  base?: number,
+): Promise<number> {
+  const [row] = await tx
+    .select({ latest: sql<number>`coalesce(max(version), 0)::int` })
+    .from(agentInstructionVersions)
+    .where(eq(agentInstructionVersions.instructionId, id))
   const latest = Number(row!.latest)
   if (base !== undefined && base !== latest) {
-    throw new EngineError('version_conflict', `the document moved on: version ${latest} was saved since version ${base}`, 409, { latestVersion: latest, baseVersion: base })
+    throw new EngineError('version_conflict', `the document moved on: version ${latest} was saved since version ${base}`, 409, {
+      latestVersion: latest,
+      baseVersion: base,
+    })
   }
   await tx.insert(agentInstructionVersions).values({ instructionId: id, version: latest + 1, ...values })
   await tx.update(agentInstructions).set({ updatedAt: new Date() }).where(eq(agentInstructions.id, id))
@@ -112,31 +153,54 @@ export async function saveVersion(db: Db, email: string, id: string, input: z.ou
 /** Restoring is a save of an old version's body (history is never rewritten). */
 export async function restoreVersion(db: Db, email: string, id: string, version: number): Promise<DocumentView> {
   await ownDocument(db, email, id)
-  const [old] = await db.select().from(agentInstructionVersions).where(and(eq(agentInstructionVersions.instructionId, id), eq(agentInstructionVersions.version, version)))
+  const [old] = await db
+    .select()
+    .from(agentInstructionVersions)
+    .where(and(eq(agentInstructionVersions.instructionId, id), eq(agentInstructionVersions.version, version)))
   if (!old) throw new EngineError('not_found', `no version ${version} of this document`, 404)
   return await saveVersion(db, email, id, { body: old.body, note: `restored from version ${version}` })
 }
 
 /** Makes a document the active one (the others stop being active), or none; archives or renames it. */
-export async function updateDocument(db: Db, email: string, id: string, input: z.output<typeof UpdateInstructionBody>): Promise<DocumentView> {
+export async function updateDocument(
+  db: Db,
+  email: string,
+  id: string,
+  input: z.output<typeof UpdateInstructionBody>,
+): Promise<DocumentView> {
   const document = await ownDocument(db, email, id)
   const archive = input.archived ?? document.archivedAt !== null
   if (input.active && archive) throw new EngineError('archived', 'an archived document cannot be the active one', 409)
   await inTransaction(db, async (tx) => {
-    if (input.active) await tx.update(agentInstructions).set({ active: false, updatedAt: new Date() }).where(and(eq(agentInstructions.ownerEmail, email), eq(agentInstructions.active, true)))
-    await tx.update(agentInstructions).set({
-      ...(input.active !== undefined ? { active: input.active } : {}),
-      ...(input.archived !== undefined ? { archivedAt: input.archived ? (document.archivedAt ?? new Date()) : null, ...(input.archived ? { active: false } : {}) } : {}),
-      ...(input.title ? { title: input.title } : {}),
-      updatedAt: new Date(),
-    }).where(eq(agentInstructions.id, id))
+    if (input.active)
+      await tx
+        .update(agentInstructions)
+        .set({ active: false, updatedAt: new Date() })
+        .where(and(eq(agentInstructions.ownerEmail, email), eq(agentInstructions.active, true)))
+    await tx
+      .update(agentInstructions)
+      .set({
+        ...(input.active !== undefined ? { active: input.active } : {}),
+        ...(input.archived !== undefined
+          ? { archivedAt: input.archived ? (document.archivedAt ?? new Date()) : null, ...(input.archived ? { active: false } : {}) }
+          : {}),
+        ...(input.title ? { title: input.title } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(agentInstructions.id, id))
   })
   return await documentView(db, email, id)
 }
 
 /** The person's active document at its latest version (what the next run reads), or null. */
 export async function activeInstructions(db: Db, email: string): Promise<ActiveInstructions | null> {
-  const [row] = await db.select({ id: agentInstructions.id, title: agentInstructions.title, version: agentInstructionVersions.version, body: agentInstructionVersions.body })
+  const [row] = await db
+    .select({
+      id: agentInstructions.id,
+      title: agentInstructions.title,
+      version: agentInstructionVersions.version,
+      body: agentInstructionVersions.body,
+    })
     .from(agentInstructions)
     .innerJoin(agentInstructionVersions, eq(agentInstructionVersions.instructionId, agentInstructions.id))
     .where(and(eq(agentInstructions.ownerEmail, email), eq(agentInstructions.active, true), isNull(agentInstructions.archivedAt)))

@@ -36,9 +36,18 @@ export async function proposeChange(db: Db, input: ProposalInput): Promise<{ pro
   if (!base) throw new EngineError('not_found', 'the document has no version', 404)
   const diff = unifiedDiff(base.body, input.body, { from: `${document.title} (v${base.version})`, to: `${document.title} (proposed)` })
   if (diff === '') throw new EngineError('no_change', 'the proposed text is the same as the current version', 400)
-  const [proposal] = await db.insert(agentInstructionProposals).values({
-    instructionId: document.id, baseVersion: base.version, body: input.body, diff, reason: input.reason, runId: input.runId, proposedBy: input.proposedBy,
-  }).returning()
+  const [proposal] = await db
+    .insert(agentInstructionProposals)
+    .values({
+      instructionId: document.id,
+      baseVersion: base.version,
+      body: input.body,
+      diff,
+      reason: input.reason,
+      runId: input.runId,
+      proposedBy: input.proposedBy,
+    })
+    .returning()
   return { proposal: proposal!, instructionId: document.id }
 }
 
@@ -51,7 +60,10 @@ export async function withdrawProposal(db: Db, id: string): Promise<boolean> {
 /** The owner applies (a new version, 409 when the document moved on) or rejects a pending proposal. */
 export async function decideProposal(db: Db, email: string, instructionId: string, proposalId: string, decision: 'apply' | 'reject'): Promise<DocumentView> {
   const document = await ownDocument(db, email, instructionId)
-  const [proposal] = await db.select().from(agentInstructionProposals).where(and(eq(agentInstructionProposals.id, proposalId), eq(agentInstructionProposals.instructionId, document.id)))
+  const [proposal] = await db
+    .select()
+    .from(agentInstructionProposals)
+    .where(and(eq(agentInstructionProposals.id, proposalId), eq(agentInstructionProposals.instructionId, document.id)))
   if (!proposal) throw new EngineError('not_found', `no proposal ${proposalId}`, 404)
   if (proposal.status !== 'pending') throw new EngineError('already_decided', `this proposal was already ${proposal.status}`, 409)
   if (decision === 'apply' && document.archivedAt) throw new EngineError('archived', 'this document is archived: unarchive it first', 409)

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { TOOL_CLASSES } from '../engine/vocabulary'
 
 export const MCP_TRANSPORTS = ['stdio', 'http'] as const
+export type McpTransport = typeof MCP_TRANSPORTS[number]
 export const MCP_STATUSES = ['up', 'down', 'restarting', 'disabled'] as const
 export type McpStatus = typeof MCP_STATUSES[number]
 

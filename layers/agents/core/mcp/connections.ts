@@ -147,7 +147,8 @@ export class McpManager {
       await this.setStatus(connection, 'up', { lastError: null, connectedAt: new Date() })
     }
     catch (error) {
-      if (connection.generation === generation) await this.died(connection, generation, error instanceof Error ? error.message : String(error))
+      if (connection.generation === generation)
+        await this.died(connection, generation, error instanceof Error ? error.message : String(error))
     }
   }
 
@@ -210,7 +211,14 @@ export function newMcpClient(): Client {
 }
 
 export interface McpCallResult {
-  content?: Array<{ type: string, text?: string, mimeType?: string, data?: string, resource?: { uri: string, text?: string }, uri?: string }>
+  content?: Array<{
+    type: string
+    text?: string
+    mimeType?: string
+    data?: string
+    resource?: { uri: string, text?: string }
+    uri?: string
+  }>
   structuredContent?: unknown
   isError?: boolean
 }

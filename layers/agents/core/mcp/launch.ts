@@ -26,15 +26,23 @@ export interface McpServerLaunch {
  * clients.id of the work and `tenantSlug` its slug, as a server's list may name either (null:
  * work of no client, served only by servers for every client).
  */
-export async function mcpServersFor(db: Db, scope: { agent: string | null, tenant: string | null, tenantSlug?: string | null }): Promise<McpServerLaunch[]> {
+export async function mcpServersFor(
+  db: Db,
+  scope: { agent: string | null, tenant: string | null, tenantSlug?: string | null },
+): Promise<McpServerLaunch[]> {
   const [servers, tools, custom] = await Promise.all([
     listServers(db),
     serverTools(db),
-    scope.agent ? db.select({ allowlist: agentCustom.allowlist }).from(agentCustom).where(eq(agentCustom.codename, scope.agent)) : Promise.resolve([]),
+    scope.agent
+      ? db.select({ allowlist: agentCustom.allowlist }).from(agentCustom).where(eq(agentCustom.codename, scope.agent))
+      : Promise.resolve([]),
   ])
   const allowlist = custom[0] ? new Set(custom[0].allowlist.tools) : null
   return servers
-    .filter(server => server.enabled && (!server.tenants || [scope.tenant, scope.tenantSlug].some(key => key != null && server.tenants!.includes(key))))
+    .filter(
+      server =>
+        server.enabled && (!server.tenants || [scope.tenant, scope.tenantSlug].some(key => key != null && server.tenants!.includes(key))),
+    )
     .map(server => ({
       name: server.name,
       transport: server.transport as McpServerLaunch['transport'],

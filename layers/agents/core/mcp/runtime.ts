@@ -47,4 +47,3 @@ export function useMcpRuntime(): McpRuntime {
   if (!provided) throw new Error('no MCP runtime was provided: the hub layer\'s plugin (layers/hub/server/plugins/mcp.ts) did not run')
   return provided
 }
-

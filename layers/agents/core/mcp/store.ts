@@ -14,7 +14,8 @@ export interface Editor { email: string, role: PersonRole }
 /** One entry of a server's listing: a tool, or its resources / prompts as one read tool each. */
 export interface ListedTool { name: string, kind: 'tool' | 'resources' | 'prompts', description: string, inputSchema: Record<string, unknown> }
 
-export interface McpServerView extends McpServerRow { tools: McpToolRow[] }
+/** A server as its page reads it; the row's status is one the manager wrote (McpStatus). */
+export interface McpServerView extends Omit<McpServerRow, 'status'> { status: McpStatus, tools: McpToolRow[] }
 
 function founderOnly(editor: Editor): void {
   if (editor.role !== 'founder') throw new EngineError('forbidden', 'only a founder manages MCP servers', 403)
@@ -37,7 +38,11 @@ export async function serverTools(db: Db, names?: string[]): Promise<McpToolRow[
 
 export async function serversView(db: Db): Promise<McpServerView[]> {
   const [servers, tools] = await Promise.all([listServers(db), serverTools(db)])
-  return servers.map(server => ({ ...server, tools: tools.filter(tool => tool.server === server.name) }))
+  return servers.map(server => ({
+    ...server,
+    status: server.status as McpStatus,
+    tools: tools.filter(tool => tool.server === server.name),
+  }))
 }
 
 /** Adds a server or replaces its definition (founders); its tools and their classes stay. */
@@ -60,8 +65,16 @@ export async function saveServer(db: Db, editor: Editor, input: ServerInput): Pr
   return row!
 }
 
-export async function setServerStatus(db: Db, name: string, status: McpStatus, patch: { lastError?: string | null, restarts?: number, connectedAt?: Date } = {}): Promise<void> {
-  await db.update(mcpServers).set({ status, ...patch, updatedAt: new Date() }).where(eq(mcpServers.name, name))
+export async function setServerStatus(
+  db: Db,
+  name: string,
+  status: McpStatus,
+  patch: { lastError?: string | null, restarts?: number, connectedAt?: Date } = {},
+): Promise<void> {
+  await db
+    .update(mcpServers)
+    .set({ status, ...patch, updatedAt: new Date() })
+    .where(eq(mcpServers.name, name))
 }
 
 /**
@@ -81,19 +94,36 @@ export async function syncListing(db: Db, server: string, listed: ListedTool[]):
     const reads = tool.kind !== 'tool'
     if (!same && !reads) unclassified.push(tool.name)
     const reset = reads ? { class: 'READ', classifiedBy: 'mcp', classifiedAt: now } : { class: null, classifiedBy: null, classifiedAt: null }
-    const values = { kind: tool.kind, description: tool.description, inputSchema: tool.inputSchema, schemaHash: hash, present: true, seenAt: now, ...(same ? {} : reset) }
-    await db.insert(mcpTools).values({ server, name: tool.name, ...values }).onConflictDoUpdate({ target: [mcpTools.server, mcpTools.name], set: values })
+    const values = {
+      kind: tool.kind,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      schemaHash: hash,
+      present: true,
+      seenAt: now,
+      ...(same ? {} : reset),
+    }
+    await db
+      .insert(mcpTools)
+      .values({ server, name: tool.name, ...values })
+      .onConflictDoUpdate({ target: [mcpTools.server, mcpTools.name], set: values })
   }
   const names = listed.map(tool => tool.name)
-  await db.update(mcpTools).set({ present: false }).where(names.length > 0 ? and(eq(mcpTools.server, server), notInArray(mcpTools.name, names)) : eq(mcpTools.server, server))
+  await db
+    .update(mcpTools)
+    .set({ present: false })
+    .where(names.length > 0 ? and(eq(mcpTools.server, server), notInArray(mcpTools.name, names)) : eq(mcpTools.server, server))
   return unclassified
 }
 
 /** A founder's class for a tool (null: back to unclassified, i.e. refused). */
 export async function classifyTool(db: Db, editor: Editor, server: string, tool: string, toolClass: ToolClass | null): Promise<McpToolRow> {
   founderOnly(editor)
-  const [row] = await db.update(mcpTools).set({ class: toolClass, classifiedBy: toolClass ? editor.email : null, classifiedAt: toolClass ? new Date() : null })
-    .where(and(eq(mcpTools.server, server), eq(mcpTools.name, tool))).returning()
+  const [row] = await db
+    .update(mcpTools)
+    .set({ class: toolClass, classifiedBy: toolClass ? editor.email : null, classifiedAt: toolClass ? new Date() : null })
+    .where(and(eq(mcpTools.server, server), eq(mcpTools.name, tool)))
+    .returning()
   if (!row) throw new EngineError('not_found', `no tool ${tool} on MCP server ${server}`, 404)
   await recordAudit(db, { actor: editor.email, action: 'mcp_tool_classified', target: `mcp:${server}`, details: { tool, class: toolClass, schemaHash: row.schemaHash } })
   return row

@@ -20,7 +20,9 @@ export interface McpToolDeps {
 }
 
 const ResourceInput = z.object({ uri: z.string().min(1).max(2000) }).strict()
-const PromptInput = z.object({ name: z.string().min(1).max(200), arguments: z.record(z.string(), z.string().max(10_000)).optional() }).strict()
+const PromptInput = z
+  .object({ name: z.string().min(1).max(200), arguments: z.record(z.string(), z.string().max(10_000)).optional() })
+  .strict()
 const AnyInput = z.record(z.string(), z.unknown())
 
 /** The text of a tool's result: its text parts, a line for any other part, its structured content. */
@@ -106,7 +108,9 @@ export function mcpToolDefinition(deps: McpToolDeps, server: McpServerRow, row: 
 /** The registry of the enabled servers' present tools (a down server's tools stay: a call says it is down). */
 export function mcpRegistry(deps: McpToolDeps, servers: McpServerRow[], tools: McpToolRow[]): ToolRegistry {
   const enabled = new Map(servers.filter(server => server.enabled).map(server => [server.name, server]))
-  const definitions = tools.filter(tool => tool.present && enabled.has(tool.server)).map(tool => mcpToolDefinition(deps, enabled.get(tool.server)!, tool))
+  const definitions = tools
+    .filter(tool => tool.present && enabled.has(tool.server))
+    .map(tool => mcpToolDefinition(deps, enabled.get(tool.server)!, tool))
   // Two tools whose names clash once made safe: the first keeps the name, the other is not offered.
   const seen = new Set<string>()
   return createToolRegistry(definitions.filter(tool => !seen.has(tool.name) && seen.add(tool.name)))

@@ -51,4 +51,10 @@ const PAIRS: Pair[] = [
   ['sante-systeme', 'orchestrator', 'reports_to'],
 ]
 
-export const RELATIONSHIPS: RosterRelationship[] = PAIRS.map(([from, to, kind]) => ({ from, to, kind, note: NOTES[kind].fr, noteEn: NOTES[kind].en }))
+export const RELATIONSHIPS: RosterRelationship[] = PAIRS.map(([from, to, kind]) => ({
+  from,
+  to,
+  kind,
+  note: NOTES[kind].fr,
+  noteEn: NOTES[kind].en,
+}))

@@ -7,15 +7,75 @@ interface Short {
   nickname: string
   ring: 2 | 3
   domains: string[]
-  fr: [role: string, heritage: string, perception: string, reasoning: string, decision: string, vigilance: string, personality: string, quote: string, inspiration: string, proof: string, mission: string, perimeter: string, checks: string[]]
-  en: [role: string, heritage: string, perception: string, reasoning: string, decision: string, vigilance: string, personality: string, quote: string, inspiration: string, proof: string, mission: string, perimeter: string, checks: string[]]
+  fr: [
+    role: string,
+    heritage: string,
+    perception: string,
+    reasoning: string,
+    decision: string,
+    vigilance: string,
+    personality: string,
+    quote: string,
+    inspiration: string,
+    proof: string,
+    mission: string,
+    perimeter: string,
+    checks: string[],
+  ]
+  en: [
+    role: string,
+    heritage: string,
+    perception: string,
+    reasoning: string,
+    decision: string,
+    vigilance: string,
+    personality: string,
+    quote: string,
+    inspiration: string,
+    proof: string,
+    mission: string,
+    perimeter: string,
+    checks: string[],
+  ]
 }
 
 /** Compact authoring form (the same fields as the other families, positional). */
 export function expand(family: RosterAgent['family'], short: Short): RosterAgent {
-  const narrative = ([role, heritage, perception, reasoning, decision, vigilance, personality, quote, inspiration, proof, mission, perimeter, keyChecks]: Short['fr']) =>
-    ({ role, heritage, frame: { perception, reasoning, decision, vigilance }, personality, quote, inspiration, proof, mission, perimeter, keyChecks })
-  return { codename: short.codename, nickname: short.nickname, family, ring: short.ring, domains: short.domains, fr: narrative(short.fr), en: narrative(short.en) }
+  const narrative = ([
+    role,
+    heritage,
+    perception,
+    reasoning,
+    decision,
+    vigilance,
+    personality,
+    quote,
+    inspiration,
+    proof,
+    mission,
+    perimeter,
+    keyChecks,
+  ]: Short['fr']) => ({
+    role,
+    heritage,
+    frame: { perception, reasoning, decision, vigilance },
+    personality,
+    quote,
+    inspiration,
+    proof,
+    mission,
+    perimeter,
+    keyChecks,
+  })
+  return {
+    codename: short.codename,
+    nickname: short.nickname,
+    family,
+    ring: short.ring,
+    domains: short.domains,
+    fr: narrative(short.fr),
+    en: narrative(short.en),
+  }
 }
 
 export type { Short }

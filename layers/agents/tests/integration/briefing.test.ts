@@ -38,7 +38,12 @@ describeOnBothDatabases('agent briefing', (database) => {
 
   const deps = () => {
     const { db } = database()
-    return { db, recallScars: scarRecallFrom({ db, embedder: offlineEmbedder(db) }, { readOnly: true }), missionBrief: missionBriefFrom(db), userCore: userCoreFrom(db) }
+    return {
+      db,
+      recallScars: scarRecallFrom({ db, embedder: offlineEmbedder(db) }, { readOnly: true }),
+      missionBrief: missionBriefFrom(db),
+      userCore: userCoreFrom(db),
+    }
   }
 
   it('serves the agent\'s own scars first, then global ones, never another agent\'s', async () => {
@@ -78,7 +83,7 @@ describeOnBothDatabases('agent briefing', (database) => {
   })
 
   it('without a task: the tier alone (no recall), and an unknown agent is refused', async () => {
-    const briefing = await loadBriefing({ ...deps(), recallScars: async () => { throw new Error('recall must not run') } }, { codename: 'orchestrator', tier: 'core', lang: 'fr' })
+    const briefing = await loadBriefing({ ...deps(), recallScars: async () => Promise.reject(new Error('recall must not run')) }, { codename: 'orchestrator', tier: 'core', lang: 'fr' })
     expect(briefing.scars).toEqual([])
     expect(briefing.nothingRecalled).toBe(false)
     expect(briefing.text).not.toContain('Aucune connaissance antérieure')

@@ -61,8 +61,15 @@ describeOnBothDatabases('budgets', (database) => {
     instructions: [{ source: 'instructions:v1', text: 'Be brief.' }], ...extra,
   })
 
-  const alertsOf = async (db: Db, prefix: string) => (await db.select({ subject: opsAlerts.subject, message: opsAlerts.message }).from(opsAlerts)
-    .where(and(eq(opsAlerts.kind, BUDGET_ALERT_KIND), like(opsAlerts.subject, `${prefix}%`)))).map(row => row.subject.split(':').at(-1)).sort()
+  const alertsOf = async (db: Db, prefix: string) =>
+    (
+      await db
+        .select({ subject: opsAlerts.subject, message: opsAlerts.message })
+        .from(opsAlerts)
+        .where(and(eq(opsAlerts.kind, BUDGET_ALERT_KIND), like(opsAlerts.subject, `${prefix}%`)))
+    )
+      .map(row => row.subject.split(':').at(-1))
+      .sort()
 
   it('writes the agent and the bucket on the ledger: offline and included models in the allowance, others premium', async () => {
     const { db } = database()
@@ -189,6 +196,9 @@ describeOnBothDatabases('budgets', (database) => {
     await setIncluded(db, 'anthropic', 'budget-premium', false, FOUNDER)
     await expect(startRun(deps, context('spender@studio.test', 'Premium again.', { modelRequest: { provider: 'anthropic', model: 'budget-premium' } }))).rejects.toBeInstanceOf(BudgetExceededError)
     const audit = await db.select({ details: hubAudit.details }).from(hubAudit).where(eq(hubAudit.action, 'ai_price_included_updated')).orderBy(hubAudit.id)
-    expect(audit.map(entry => entry.details)).toEqual([{ before: { included: false }, after: { included: true } }, { before: { included: true }, after: { included: false } }])
+    expect(audit.map(entry => entry.details)).toEqual([
+      { before: { included: false }, after: { included: true } },
+      { before: { included: true }, after: { included: false } },
+    ])
   })
 })

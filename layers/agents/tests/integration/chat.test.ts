@@ -95,7 +95,11 @@ describeOnBothDatabases('agent chat', (database) => {
     // A fresh id chosen by the client is not a conversation either (ids are the server's).
     await expect(chatRunContext(db, OPERATOR, { request: 'Hello', conversationId: '6f1c1a52-3c1e-4c55-9a53-6d0d7b0c3a11' })).rejects.toMatchObject({ status: 404 })
     expect(await count()).toBe(before)
-    expect((await db.select().from(agentRuns).where(eq(agentRuns.conversationId, conversationId))).every(run => run.actingEmail === OPERATOR.email)).toBe(true)
+    expect(
+      (await db.select().from(agentRuns).where(eq(agentRuns.conversationId, conversationId))).every(
+        run => run.actingEmail === OPERATOR.email,
+      ),
+    ).toBe(true)
   })
 
   it('passes the page the chat was opened from as working context', async () => {

@@ -39,7 +39,10 @@ describeOnBothDatabases('custom agent access', (database) => {
   const READ_TOOLS = ['recall_memory', 'read_vault_note', 'search_worksites', 'read_work_item', 'search_atlas_messages', 'read_atlas_message', 'read_agent_briefing']
 
   const agent = async (codename: string, allowlist: { tools?: string[], tenants?: string[] }, extra: Record<string, unknown> = {}) =>
-    await createCustomAgent(database().db, OWNER, { ...ConfigBody.parse({ nickname: codename, allowlist: { tools: allowlist.tools ?? [], tenants: allowlist.tenants ?? [] }, ...extra }), codename })
+    await createCustomAgent(database().db, OWNER, {
+      ...ConfigBody.parse({ nickname: codename, allowlist: { tools: allowlist.tools ?? [], tenants: allowlist.tenants ?? [] }, ...extra }),
+      codename,
+    })
   const run = async (codename: string, request: string) =>
     await startRun(engine, await customRunContext(engine.db, engine.registry, { codename, request, trigger: 'autonomous', surface: 'automate' }))
   const toolSteps = async (runId: string) => (await runSteps(engine.db, runId)).filter(step => step.kind === 'tool')

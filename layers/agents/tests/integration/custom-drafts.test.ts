@@ -77,7 +77,10 @@ describeOnBothDatabases('custom agent drafts', (database) => {
     expect(view.agent).toMatchObject({ codename: 'invoice-watcher', version: 1, ownerEmail: OPERATOR.email, description: 'Edited by the person.' })
     expect(view.agent.allowlist.tools).toEqual(['search_atlas_messages'])
     expect(view.triggers.map(t => t.cron)).toEqual(['0 8 * * 1'])
-    const [instructions] = await db.select().from(agentInstructionVersions).where(eq(agentInstructionVersions.instructionId, view.agent.instructionId!))
+    const [instructions] = await db
+      .select()
+      .from(agentInstructionVersions)
+      .where(eq(agentInstructionVersions.instructionId, view.agent.instructionId!))
     expect(instructions!.body).toBe('Read each invoice.')
     const [row] = await db.select().from(agentCustomDrafts).where(eq(agentCustomDrafts.id, id))
     expect(row).toMatchObject({ status: 'saved', savedAs: 'invoice-watcher' })

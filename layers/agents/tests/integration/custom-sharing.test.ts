@@ -26,7 +26,15 @@ describeOnBothDatabases('custom agent sharing', (database) => {
   let engine: EngineDeps
   const config = async (name: string) => {
     const view = await customAgentView(database().db, OWNER, name)
-    return ConfigBody.parse({ nickname: view.agent.nickname, description: view.agent.description, allowlist: view.agent.allowlist, model: view.agent.model, canDelegate: view.agent.canDelegate, maxDepth: view.agent.maxDepth, runsPerHour: view.agent.runsPerHour })
+    return ConfigBody.parse({
+      nickname: view.agent.nickname,
+      description: view.agent.description,
+      allowlist: view.agent.allowlist,
+      model: view.agent.model,
+      canDelegate: view.agent.canDelegate,
+      maxDepth: view.agent.maxDepth,
+      runsPerHour: view.agent.runsPerHour,
+    })
   }
 
   beforeAll(async () => {

@@ -57,7 +57,13 @@ it('fires each matching trigger once per event in a burst, across a stop and a r
     at: new Date(i < TRANSITIONS / 2 ? base : base + i),
   }))
   const inserted: Array<{ id: number, entityId: string }> = []
-  for (let i = 0; i < transitions.length; i += 1000) inserted.push(...await db.insert(workTransitions).values(transitions.slice(i, i + 1000)).returning({ id: workTransitions.id, entityId: workTransitions.entityId }))
+  for (let i = 0; i < transitions.length; i += 1000)
+    inserted.push(
+      ...(await db
+        .insert(workTransitions)
+        .values(transitions.slice(i, i + 1000))
+        .returning({ id: workTransitions.id, entityId: workTransitions.entityId })),
+    )
   const lessons = await db.insert(learnLessons).values(Array.from({ length: LESSONS }, (_, i) => ({ title: `Lesson ${i} [burst-${i % AGENTS}]`, kind: 'failure' as const, createdAt: new Date(base + 30_000) })))
     .returning({ id: learnLessons.id, title: learnLessons.title })
 

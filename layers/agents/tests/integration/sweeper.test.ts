@@ -74,7 +74,13 @@ describeOnBothDatabases('orphaned agent runs', (database) => {
     }
     // Two runs wait on approvals: the agent is busy, whatever the event.
     const launched: string[] = []
-    const deps = { db, launch: async () => { launched.push('run'); return '00000000-0000-4000-8000-0000000000ff' } }
+    const deps = {
+      db,
+      launch: async () => {
+        launched.push('run')
+        return '00000000-0000-4000-8000-0000000000ff'
+      },
+    }
     const lesson = (id: string) => ({ kind: 'lesson_recorded' as const, id, actor: 'hub', agent: null, fields: { title: 'anything' } })
     expect((await dispatchEvents(deps, [lesson('guardian-1')])).map(r => r.outcome)).toEqual(['busy'])
 
@@ -82,7 +88,8 @@ describeOnBothDatabases('orphaned agent runs', (database) => {
     const code = await lockGuardian.run({ db, args: [], log: line => lines.push(line), signal: new AbortController().signal, host: 'guardian-host', now: () => new Date(), notConfigured: () => {} })
     expect(code).toBe(0)
     expect(lines.join('\n')).toContain('2 stale approval(s) expired')
-    const statusOf = async (id: string) => (await db.select({ status: agentApprovals.status }).from(agentApprovals).where(eq(agentApprovals.id, id)))[0]!.status
+    const statusOf = async (id: string) =>
+      (await db.select({ status: agentApprovals.status }).from(agentApprovals).where(eq(agentApprovals.id, id)))[0]!.status
     expect(await Promise.all(approvals.map(a => statusOf(a.approval.id)))).toEqual(['expired', 'expired', 'pending'])
     const runs = await db.select({ id: agentRuns.id, status: agentRuns.status, error: agentRuns.error }).from(agentRuns).where(eq(agentRuns.agent, 'waiting-bot'))
     expect(Object.fromEntries(runs.map(r => [r.id, [r.status, r.error]]))).toEqual({

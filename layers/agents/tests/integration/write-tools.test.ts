@@ -105,7 +105,9 @@ describeOnBothDatabases('personal agent write tools', (database) => {
     await expect(undoWrite(deps, run.id, step!.id, OPERATOR)).rejects.toMatchObject({ code: 'undo_refused', message: expect.stringMatching(/changed since/) })
     const state = await deps.ports.updateWorkItem({ entity: 'chantier', id: site.chantier.id, owner: { agent: 'nobody-by-that-name' } }, 'x').catch((error: Error & { code?: string }) => error.code)
     expect(state).toBe('unknown_owner')
-    const [, last] = (await db.select().from(workTransitions).where(eq(workTransitions.entityId, site.chantier.id)).orderBy(asc(workTransitions.id))).slice(-2)
+    const [, last] = (
+      await db.select().from(workTransitions).where(eq(workTransitions.entityId, site.chantier.id)).orderBy(asc(workTransitions.id))
+    ).slice(-2)
     expect(last).toMatchObject({ toStatus: 'done', actor: 'claire@studio.test' })
 
     // A cancellation needs its reason; undone, the chantier is live again and carries none.
@@ -177,7 +179,9 @@ describeOnBothDatabases('personal agent write tools', (database) => {
       { answer: 'Drafted.' },
     ])))
     expect(run.status).toBe('awaiting_approval')
-    expect((await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, message.id))).map(d => d.id)).toEqual([earlier.id])
+    expect((await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, message.id))).map(d => d.id)).toEqual([
+      earlier.id,
+    ])
     const [approval] = await db.select().from(agentApprovals).where(eq(agentApprovals.runId, run.id))
     expect(approval).toMatchObject({ tool: 'draft_client_reply', status: 'pending', askedOf: OPERATOR.email })
 
@@ -185,12 +189,20 @@ describeOnBothDatabases('personal agent write tools', (database) => {
     expect(done.status).toBe('succeeded')
     const [step] = await toolSteps(run.id)
     expect(step).toMatchObject({ toolClass: 'EXTERNAL_WRITE', status: 'ok', write: { entity: 'atlas_reply_draft', undoable: true, snapshot: { supersededId: earlier.id } } })
-    const drafts = await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, message.id)).orderBy(asc(atlasReplyDrafts.id))
+    const drafts = await db
+      .select()
+      .from(atlasReplyDrafts)
+      .where(eq(atlasReplyDrafts.messageId, message.id))
+      .orderBy(asc(atlasReplyDrafts.id))
     expect(drafts.map(d => [d.status, d.sentAt])).toEqual([['discarded', null], ['draft', null]])
     expect(drafts[1]!.body).toBe(`Madame, la livraison est prévue vendredi.\n\n${SIGNATURE}`)
 
     await undoWrite(deps, run.id, step!.id, OPERATOR)
-    const after = await db.select().from(atlasReplyDrafts).where(eq(atlasReplyDrafts.messageId, message.id)).orderBy(asc(atlasReplyDrafts.id))
+    const after = await db
+      .select()
+      .from(atlasReplyDrafts)
+      .where(eq(atlasReplyDrafts.messageId, message.id))
+      .orderBy(asc(atlasReplyDrafts.id))
     expect(after.map(d => d.status)).toEqual(['draft', 'discarded'])
 
     const missing = await startRun(deps, context(plan([{ call: 'draft_client_reply', input: { messageId: 999_999_999, body: 'Hello.' } }, { answer: 'No.' }])))

@@ -73,7 +73,12 @@ describe('fitBriefing', () => {
 })
 
 describe('routing tie-break', () => {
-  const agent = (id: number, domains: string[], options: { autoSpawn?: boolean, orbite?: number } = {}) => ({ id, domains, autoSpawn: options.autoSpawn ?? false, orbite: options.orbite ?? 2 })
+  const agent = (id: number, domains: string[], options: { autoSpawn?: boolean, orbite?: number } = {}) => ({
+    id,
+    domains,
+    autoSpawn: options.autoSpawn ?? false,
+    orbite: options.orbite ?? 2,
+  })
   it('prefers the agent whose primary domain it is, then auto-spawn, then the inner ring, then the oldest', () => {
     const sort = (list: ReturnType<typeof agent>[]) => [...list].sort(compareCandidates('question')).map(a => a.id)
     expect(sort([agent(1, ['orchestration', 'run', 'chantier', 'question'], { autoSpawn: true }), agent(2, ['question', 'besoin'])])).toEqual([2, 1])

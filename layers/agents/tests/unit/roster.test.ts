@@ -99,7 +99,8 @@ describe('persona tiers', () => {
     expect(metier).toContain(atlas.jobMissionEn)
     expect(metier).toContain(atlas.jobKeyChecksEn)
     expect(metier).not.toContain(atlas.quoteEn)
-    for (const field of [atlas.heritageEn, atlas.quoteEn, atlas.personalityEn, atlas.inspirationEn, atlas.proofEn]) expect(full).toContain(field)
+    for (const field of [atlas.heritageEn, atlas.quoteEn, atlas.personalityEn, atlas.inspirationEn, atlas.proofEn])
+      expect(full).toContain(field)
     expect(renderTier(atlas, 'core', 'fr')).toContain(atlas.cognitiveFrame)
   })
 

@@ -81,38 +81,83 @@ export function parseAgentCliOutput(stdout: string): AgentCliResult | null {
   return null
 }
 
-export function createAgentCliClient(options: { binary: string, runner: ProcessRunner, env: Readonly<Record<string, string | undefined>> }): ProviderClient {
+export function createAgentCliClient(options: {
+  binary: string
+  runner: ProcessRunner
+  env: Readonly<Record<string, string | undefined>>
+}): ProviderClient {
   return {
     provider: 'anthropic',
     via: 'agent-cli',
     async chat(request) {
       if (request.signal?.aborted) throw new AiAbortedError()
       // `claude -p` runs its own tools, not the caller's: a tool-calling request fails over.
-      if (request.tools && request.tools.length > 0) throw new ProviderError({ provider: 'anthropic', code: 'tools_unsupported', retryable: false, requestSpecific: true, detail: 'the agent CLI does not take the caller\'s tools' })
+      if (request.tools && request.tools.length > 0)
+        throw new ProviderError({
+          provider: 'anthropic',
+          code: 'tools_unsupported',
+          retryable: false,
+          requestSpecific: true,
+          detail: 'the agent CLI does not take the caller\'s tools',
+        })
       const model = resolveAnthropicModel(request.model)
       let run
       try {
         run = await options.runner(options.binary, agentCliArgs({ ...request, model }), {
-          env: agentCliEnv(options.env), timeoutMs: request.timeoutMs, signal: request.signal,
+          env: agentCliEnv(options.env),
+          timeoutMs: request.timeoutMs,
+          signal: request.signal,
         })
       }
       catch (error) {
         const code = (error as NodeJS.ErrnoException).code
         if (code === 'ENOENT' || code === 'EACCES') {
-          throw new ProviderError({ provider: 'anthropic', code: 'agent_cli_missing', retryable: false, detail: `cannot run the agent CLI (${code}); set SPAWN_AGENT_BIN` })
+          throw new ProviderError({
+            provider: 'anthropic',
+            code: 'agent_cli_missing',
+            retryable: false,
+            detail: `cannot run the agent CLI (${code}); set SPAWN_AGENT_BIN`,
+          })
         }
-        throw new ProviderError({ provider: 'anthropic', code: 'agent_cli_failed', retryable: true, detail: code ?? 'the agent CLI could not be started' })
+        throw new ProviderError({
+          provider: 'anthropic',
+          code: 'agent_cli_failed',
+          retryable: true,
+          detail: code ?? 'the agent CLI could not be started',
+        })
       }
       if (request.signal?.aborted) throw new AiAbortedError()
-      if (run.timedOut) throw new ProviderError({ provider: 'anthropic', code: 'timeout', retryable: true, detail: `the agent CLI gave no answer within ${request.timeoutMs} ms` })
+      if (run.timedOut)
+        throw new ProviderError({
+          provider: 'anthropic',
+          code: 'timeout',
+          retryable: true,
+          detail: `the agent CLI gave no answer within ${request.timeoutMs} ms`,
+        })
       const parsed = parseAgentCliOutput(run.stdout)
       if (!parsed) {
-        throw new ProviderError({ provider: 'anthropic', code: 'agent_cli_failed', retryable: true, detail: `no result object (exit ${run.exitCode ?? run.signal})` })
+        throw new ProviderError({
+          provider: 'anthropic',
+          code: 'agent_cli_failed',
+          retryable: true,
+          detail: `no result object (exit ${run.exitCode ?? run.signal})`,
+        })
       }
       if (parsed.isError || parsed.subtype !== 'success') {
-        throw new ProviderError({ provider: 'anthropic', code: `agent_cli_${parsed.subtype}`, retryable: true, detail: parsed.text.slice(0, 200) })
+        throw new ProviderError({
+          provider: 'anthropic',
+          code: `agent_cli_${parsed.subtype}`,
+          retryable: true,
+          detail: parsed.text.slice(0, 200),
+        })
       }
-      return { content: parsed.text, model: parsed.model ?? model, tokensIn: parsed.tokensIn, tokensOut: parsed.tokensOut, costUsd: parsed.costUsd }
+      return {
+        content: parsed.text,
+        model: parsed.model ?? model,
+        tokensIn: parsed.tokensIn,
+        tokensOut: parsed.tokensOut,
+        costUsd: parsed.costUsd,
+      }
     },
   }
 }

@@ -14,7 +14,8 @@ export function createOfflineClient(extraRules: Record<string, OfflineRule> = {}
     provider: 'offline',
     via: 'local',
     async chat(request) {
-      if (request.tools && request.tools.length > 0) return { ...offlineToolTurn(request, conversation(request)), model: OFFLINE_CHAT_MODEL }
+      if (request.tools && request.tools.length > 0)
+        return { ...offlineToolTurn(request, conversation(request)), model: OFFLINE_CHAT_MODEL }
       const rule = rules[request.feature]
       const content = request.json
         ? JSON.stringify((rule ?? genericJson)({ prompt: request.prompt, system: request.system }))

@@ -15,7 +15,12 @@ export function createOpenAiClient(options: { fetch: $Fetch, baseUrl: string, ap
   }
 }
 
-export function createOpenAiCompatClient(options: { fetch: $Fetch, baseUrl: string, apiKey?: string, inputPrefixes?: { query: string, document: string } }): ProviderClient {
+export function createOpenAiCompatClient(options: {
+  fetch: $Fetch
+  baseUrl: string
+  apiKey?: string
+  inputPrefixes?: { query: string, document: string }
+}): ProviderClient {
   const wire: OpenAiStyleOptions = { provider: 'openai-compat', ...options, maxTokensField: 'max_tokens', sendDimensions: false }
   return {
     provider: 'openai-compat',

@@ -35,10 +35,10 @@ export interface ToolCall {
   error?: string
 }
 
-export type ChatMessage =
-  | { role: 'user', content: string }
-  | { role: 'assistant', content: string, toolCalls?: ToolCall[] }
-  | { role: 'tool', toolCallId: string, name: string, content: string, isError?: boolean }
+export type ChatMessage
+  = | { role: 'user', content: string }
+    | { role: 'assistant', content: string, toolCalls?: ToolCall[] }
+    | { role: 'tool', toolCallId: string, name: string, content: string, isError?: boolean }
 
 export interface ChatResult {
   content: string

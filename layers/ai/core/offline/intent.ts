@@ -62,7 +62,9 @@ export function routeQuestion(question: string, offered: readonly ToolSpec[]): R
   const words = tokens(question)
   const matched = OFFLINE_ROUTES.filter(route => words.some(token => isRouteWord(route, token.key)))
   const routes = (matched.length > 0 ? matched : OFFLINE_ROUTES.filter(route => route.tool === 'recall_memory')).filter(route => available.has(route.tool))
-  const terms = words.filter(({ key }) => !FILLER.has(key) && !OFFLINE_ROUTES.some(route => isRouteWord(route, key)) && key.length > 1).map(token => token.word)
+  const terms = words
+    .filter(({ key }) => !FILLER.has(key) && !OFFLINE_ROUTES.some(route => isRouteWord(route, key)) && key.length > 1)
+    .map(token => token.word)
   return routes.map((route) => {
     const query = route.query === 'question'
       ? question.trim().slice(0, 500)

@@ -12,7 +12,10 @@ export interface Harness {
   clock: { t: number }
 }
 
-export function harness(env: Record<string, string | undefined>, deps: Partial<AiFacadeDeps> & { db?: Db | (() => Promise<Db>), ledger?: LedgerSink } = {}): Harness {
+export function harness(
+  env: Record<string, string | undefined>,
+  deps: Partial<AiFacadeDeps> & { db?: Db | (() => Promise<Db>), ledger?: LedgerSink } = {},
+): Harness {
   const clock = { t: Date.UTC(2026, 10, 2, 9, 0, 0) }
   const sleeps: number[] = []
   const logs: string[] = []
@@ -28,7 +31,7 @@ export function harness(env: Record<string, string | undefined>, deps: Partial<A
     log: line => void logs.push(line),
     ...deps,
     // With a database and no sink named, rows go to ai_consumption (the facade's default).
-    ledger: 'ledger' in deps ? deps.ledger : (deps.db ? undefined : memory),
+    ledger: 'ledger' in deps ? deps.ledger : deps.db ? undefined : memory,
   })
   return { ai, sleeps, logs, entries: memory.entries, clock }
 }

@@ -14,15 +14,36 @@ import type { ProcessRunner } from '../../core/clients/process-runner'
 
 let fleet: Fleet
 beforeAll(async () => {
-  fleet = await startFleet({ mistral: KEYS.MISTRAL_API_KEY, anthropic: KEYS.ANTHROPIC_API_KEY, openai: KEYS.OPENAI_API_KEY, voyage: KEYS.VOYAGE_API_KEY })
+  fleet = await startFleet({
+    mistral: KEYS.MISTRAL_API_KEY,
+    anthropic: KEYS.ANTHROPIC_API_KEY,
+    openai: KEYS.OPENAI_API_KEY,
+    voyage: KEYS.VOYAGE_API_KEY,
+  })
 })
 afterAll(async () => fleet.close())
 beforeEach(() => fleet.reset())
 
 type LedgerRow = {
-  call_id: string, kind: string, provider: string, via: string, model: string, model_requested: string, feature: string, tenant: string | null
-  actor: string | null, attempt: number, outcome: string, error: string | null, http_status: number | null, tokens_in: number, tokens_out: number
-  cost_usd: string, cost_source: string, duration_ms: number, failover_chain: string[]
+  call_id: string
+  kind: string
+  provider: string
+  via: string
+  model: string
+  model_requested: string
+  feature: string
+  tenant: string | null
+  actor: string | null
+  attempt: number
+  outcome: string
+  error: string | null
+  http_status: number | null
+  tokens_in: number
+  tokens_out: number
+  cost_usd: string
+  cost_source: string
+  duration_ms: number
+  failover_chain: string[]
 }
 
 describeOnBothDatabases('AI consumption ledger', (database) => {
@@ -98,7 +119,8 @@ describeOnBothDatabases('AI consumption ledger', (database) => {
     })
     const tick = () => new Promise(resolve => setImmediate(resolve))
     const until = async (check: () => Promise<boolean>) => {
-      for (const started = Date.now(); Date.now() - started < 10_000; await new Promise(resolve => setTimeout(resolve, 5))) if (await check()) return true
+      for (const started = Date.now(); Date.now() - started < 10_000; await new Promise(resolve => setTimeout(resolve, 5)))
+        if (await check()) return true
       return false
     }
 
@@ -123,7 +145,7 @@ describeOnBothDatabases('AI consumption ledger', (database) => {
 
   it('never fails nor blocks the call when the ledger cannot write', async () => {
     const logs: string[] = []
-    const failing = createAiFacade({ env: fleet.env(KEYS), db: database().db, ledger: createDbLedger(async () => { throw new Error('ledger database down') }, { log: line => void logs.push(line) }) })
+    const failing = createAiFacade({ env: fleet.env(KEYS), db: database().db, ledger: createDbLedger(async () => Promise.reject(new Error('ledger database down')), { log: line => void logs.push(line) }) })
     expect((await failing.generateContent({ prompt: 'p', feature: 'ledger_down' })).provider).toBe('mistral')
     await failing.flush()
     expect(logs).toEqual(['[ai] ledger: 1 row(s) not written: ledger database down'])

@@ -11,7 +11,12 @@ import { noopLedger } from '../../core/ledger'
 
 let fleet: Fleet
 beforeAll(async () => {
-  fleet = await startFleet({ mistral: KEYS.MISTRAL_API_KEY, anthropic: KEYS.ANTHROPIC_API_KEY, openai: KEYS.OPENAI_API_KEY, voyage: KEYS.VOYAGE_API_KEY })
+  fleet = await startFleet({
+    mistral: KEYS.MISTRAL_API_KEY,
+    anthropic: KEYS.ANTHROPIC_API_KEY,
+    openai: KEYS.OPENAI_API_KEY,
+    voyage: KEYS.VOYAGE_API_KEY,
+  })
 })
 afterAll(async () => fleet.close())
 beforeEach(() => fleet.reset())
@@ -87,7 +92,7 @@ describeOnBothDatabases('AI routing table', (database) => {
 })
 
 it('falls back to the canonical defaults when the database is unreachable', async () => {
-  const { ai, logs } = harness(fleet.env(KEYS), { db: async () => { throw new Error('connect ECONNREFUSED 127.0.0.1:1') }, ledger: noopLedger })
+  const { ai, logs } = harness(fleet.env(KEYS), { db: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1')), ledger: noopLedger })
   expect(await ai.complete({ feature: 'atlas_classify', prompt: 'p' })).toMatchObject({ provider: 'mistral', model: 'mistral-small-latest' })
   expect(await ai.embed({ feature: 'memory_sync', texts: ['x'] })).toMatchObject({ provider: 'mistral', model: 'mistral-embed' })
   expect(logs.some(line => line.includes('database unreachable'))).toBe(true)

@@ -7,6 +7,9 @@ import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { insertLedgerRows, type LedgerEntry } from '../../core/ledger'
 import { lastDays, ledgerCsv, spendReport } from '../../core/spend'
 import { listPrices, upsertPrice } from '../../core/prices'
+import { monthPeriod } from '../../core/budgets'
+import { usageReport } from '../../core/usage'
+import { translator } from '#tests/helpers/catalogs'
 
 const entry = (fields: Partial<LedgerEntry>): LedgerEntry => ({
   callId: randomUUID(), at: new Date('2026-11-02T10:00:00Z'), kind: 'completion', provider: 'mistral', via: 'api',
@@ -65,5 +68,19 @@ describeOnBothDatabases('AI spend', (database) => {
     const [audit] = await db.execute<{ action: string, target: string }>(sql`select action, target from hub_audit where action = 'ai_price_updated'`)
     expect(audit).toEqual({ action: 'ai_price_updated', target: 'mistral/mistral-small-latest' })
     await expect(upsertPrice(db, { provider: 'x', model: 'y', inputUsdPerMtok: -1, outputUsdPerMtok: 0 }, 'a')).rejects.toThrow()
+  })
+
+  it('names the calls made for no one with a catalog key whose English is the name sent', async () => {
+    // A month of its own, so the sums above stay as they are.
+    await insertLedgerRows(database().db, [entry({ at: new Date('2026-08-10T10:00:00Z') })])
+    const say = translator('en')
+    const spend = await spendReport(database().db, lastDays(1, new Date('2026-08-10T18:00:00Z')))
+    expect(spend.byTenant.map(b => [b.key, b.labelKey])).toEqual([['(no tenant)', 'ai.spend.noTenant']])
+    expect(say(spend.byTenant[0]!.labelKey!)).toBe(spend.byTenant[0]!.key)
+    const usage = await usageReport(database().db, monthPeriod('2026-08'))
+    const named = (rows: typeof usage.byPerson) => rows.map(row => [row.label, row.labelKey && say(row.labelKey)])
+    const unnamed = [usage.byPerson, usage.byAgent, usage.byClient].map(named)
+    expect(unnamed).toEqual([[['(no person)', '(no person)']], [['(no agent)', '(no agent)']], [['(no client)', '(no client)']]])
+    expect(usage.byModel.every(row => row.labelKey === undefined)).toBe(true)
   })
 })

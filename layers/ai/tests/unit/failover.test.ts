@@ -9,7 +9,12 @@ import type { ProcessRunner } from '../../core/clients/process-runner'
 
 let fleet: Fleet
 beforeAll(async () => {
-  fleet = await startFleet({ mistral: KEYS.MISTRAL_API_KEY, anthropic: KEYS.ANTHROPIC_API_KEY, openai: KEYS.OPENAI_API_KEY, voyage: KEYS.VOYAGE_API_KEY })
+  fleet = await startFleet({
+    mistral: KEYS.MISTRAL_API_KEY,
+    anthropic: KEYS.ANTHROPIC_API_KEY,
+    openai: KEYS.OPENAI_API_KEY,
+    voyage: KEYS.VOYAGE_API_KEY,
+  })
 })
 afterAll(async () => fleet.close())
 beforeEach(() => fleet.reset())
@@ -59,9 +64,10 @@ describe('generateContent', () => {
   })
 
   it('fails over on a timeout', async () => {
-    fleet.mistral.respond(() => ({ delayMs: 400, body: {} }))
+    // Gaps a loaded machine cannot blur: the next provider answers well within the 2 s.
+    fleet.mistral.respond(() => ({ delayMs: 20_000, body: {} }))
     const { ai } = harness(fleet.env(KEYS), { retry: { completion: { attempts: 1 } } })
-    const result = await ai.generateContent({ ...generate, timeoutMs: 100 })
+    const result = await ai.generateContent({ ...generate, timeoutMs: 2_000 })
     expect(result).toMatchObject({ provider: 'anthropic', failoverChain: ['mistral:timeout'] })
   })
 
@@ -139,11 +145,11 @@ describe('complete', () => {
   })
 
   it('honours an explicit provider and model, and a per-call timeout', async () => {
-    fleet.mistral.respond(() => ({ delayMs: 300, body: {} }))
+    fleet.mistral.respond(() => ({ delayMs: 20_000, body: {} }))
     const { ai } = harness(fleet.env(KEYS), { retry: { completion: { attempts: 1 } } })
     const explicit = await ai.complete({ feature: 'f', prompt: 'p', provider: 'openai', model: 'gpt-4o-mini' })
     expect(explicit).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini-2024-08-06' })
-    const timed = await ai.complete({ feature: 'atlas_classify', prompt: 'p', timeoutMs: 100 })
+    const timed = await ai.complete({ feature: 'atlas_classify', prompt: 'p', timeoutMs: 2_000 })
     expect(timed.failoverChain).toEqual(['mistral:timeout'])
   })
 

@@ -9,7 +9,12 @@ import { retryAfterMs, retryDelay, COMPLETION_RETRY } from '../../core/retry'
 
 let fleet: Fleet
 beforeAll(async () => {
-  fleet = await startFleet({ mistral: KEYS.MISTRAL_API_KEY, anthropic: KEYS.ANTHROPIC_API_KEY, openai: KEYS.OPENAI_API_KEY, voyage: KEYS.VOYAGE_API_KEY })
+  fleet = await startFleet({
+    mistral: KEYS.MISTRAL_API_KEY,
+    anthropic: KEYS.ANTHROPIC_API_KEY,
+    openai: KEYS.OPENAI_API_KEY,
+    voyage: KEYS.VOYAGE_API_KEY,
+  })
 })
 afterAll(async () => fleet.close())
 beforeEach(() => fleet.reset())
@@ -131,7 +136,10 @@ describe('retries', () => {
 describe('cooldown', () => {
   it('sets a provider aside after 3 failed calls, so the next calls fail over at once, then tries it again', async () => {
     fleet.mistral.respond(() => mistralError(500, 'down', 'internal_error'))
-    const { ai, clock } = harness(fleet.env(KEYS), { retry: { completion: { attempts: 1 } }, cooldown: { threshold: 3, cooldownMs: 60_000 } })
+    const { ai, clock } = harness(fleet.env(KEYS), {
+      retry: { completion: { attempts: 1 } },
+      cooldown: { threshold: 3, cooldownMs: 60_000 },
+    })
     for (let i = 0; i < 3; i++) expect((await ai.generateContent(call)).provider).toBe('anthropic')
     expect(fleet.mistral.requests).toHaveLength(3)
     const cooled = await ai.generateContent(call)

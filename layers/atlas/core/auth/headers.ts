@@ -108,6 +108,7 @@ export function trustedTrace(fields: HeaderField[], trustedIds: string[], intern
   const results = block.filter(f => f.key === 'authentication-results').map(f => parseAuthenticationResults(f.value)).filter(r => trusted.has(r.authservId))
   const client = parseReceived(fields[edge]!.value)
   const returnPath = block.find(f => f.key === 'return-path')?.value.replace(/[<>\s]/g, '') ?? null
-  const spf = client.fromIp && client.fromHelo && returnPath !== null ? { ip: client.fromIp, helo: client.fromHelo, sender: returnPath } : null
+  const spf
+    = client.fromIp && client.fromHelo && returnPath !== null ? { ip: client.fromIp, helo: client.fromHelo, sender: returnPath } : null
   return { results, spf, stamped: true, note: spf ? undefined : 'the trusted Received header or Return-Path lacks the client IP, HELO or envelope sender: SPF not evaluated' }
 }

@@ -2,7 +2,7 @@
 // Greek letters, digits for letters, an IDN (xn--) spelling. Such a mail may well be
 // authenticated — for its own domain — and is flagged so that nobody takes it for the real one.
 import { domainToUnicode } from 'node:url'
-import { latinSkeleton } from '../untrusted'
+import { latinSkeleton } from '#layers/spawn/core/untrusted'
 
 export function lookalikeOf(domain: string, known: string[]): string | null {
   const candidate = domain.toLowerCase()

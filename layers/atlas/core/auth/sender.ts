@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '#db/client'
 import type { SenderAuth } from '#db/schema/atlas'
 import type { AtlasConfig } from '../config'
-import { domainOf } from '../text'
+import { domainOf } from '#layers/spawn/core/text'
 import { lookalikeOf } from './lookalike'
 import { authenticateSender, FLAGS, type DNSResolver } from './verify'
 
@@ -28,7 +28,13 @@ export function flagLookalike(auth: SenderAuth, fromAddress: string | null, know
   return auth
 }
 
-export async function verifySender(db: Queryable, raw: Buffer, from: { address: string | null, name: string | null }, config: AtlasConfig, resolver?: DNSResolver): Promise<SenderAuth> {
+export async function verifySender(
+  db: Queryable,
+  raw: Buffer,
+  from: { address: string | null, name: string | null },
+  config: AtlasConfig,
+  resolver?: DNSResolver,
+): Promise<SenderAuth> {
   const auth = await authenticateSender(raw, { resolver, from, ...config.senderAuth })
   return flagLookalike(auth, from.address, await knownDomains(db, config))
 }

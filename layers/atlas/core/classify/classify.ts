@@ -14,7 +14,7 @@ import { decideAdmission, senderStanding, type Admission } from '../admission'
 import { recordAtlasAudit } from '../audit'
 import type { ClassifierConfig } from '../config'
 import { resolveTenant } from '../tenants'
-import { clip } from '../text'
+import { clip } from '#layers/spawn/core/text'
 import { applyGuardrails, checkAnswer, isForwardedAtlasSummary, type GuardedClassification } from './guardrails'
 import { buildClassificationPrompt, SYSTEM_PROMPT } from './prompt'
 
@@ -41,10 +41,10 @@ export interface ClassifyTarget {
   notes?: string[]
 }
 
-export type ClassifyOutcome =
-  | { status: 'classified' | 'awaiting_approval', intent: string, confidence: number, materialised: { kind: string, id: string, action: string } | null, admission: Admission }
-  | { status: 'classification_failed', reason: string, attempts: number, flagged: boolean }
-  | { status: 'stale', reason: string }
+export type ClassifyOutcome
+  = | { status: 'classified' | 'awaiting_approval', intent: string, confidence: number, materialised: { kind: string, id: string, action: string } | null, admission: Admission }
+    | { status: 'classification_failed', reason: string, attempts: number, flagged: boolean }
+    | { status: 'stale', reason: string }
 
 class StaleRevision extends Error {}
 
@@ -78,17 +78,39 @@ function forwardedSummary(standing: Standing): Decision {
 async function askModel(deps: ClassifyDeps, target: ClassifyTarget, standing: Standing): Promise<Decision> {
   const { message, attachments } = target
   const senderAuth = message.senderAuth ? `${message.senderAuth.verdict}${message.senderAuth.domain ? ` (${message.senderAuth.domain})` : ''}${message.senderAuth.flags.length ? `; flags: ${message.senderAuth.flags.join(', ')}` : ''}` : 'not verified'
-  const prompt = buildClassificationPrompt({ from: message.fromAddress, fromName: message.fromName, subject: message.subject, attachments, body: message.textBody, ocrText: target.ocrText, senderAuth })
+  const prompt = buildClassificationPrompt({
+    from: message.fromAddress,
+    fromName: message.fromName,
+    subject: message.subject,
+    attachments,
+    body: message.textBody,
+    ocrText: target.ocrText,
+    senderAuth,
+  })
   const decision: Decision = { source: { provider: null, model: '' } }
   try {
     // The tenant's own model (clients.config.ai) when the sender is its authenticated contact;
     // an unauthenticated From never chooses the provider (nor whose bill the call lands on).
-    const result = await deps.ai.complete({ feature: CLASSIFY_FEATURE, system: SYSTEM_PROMPT, prompt, json: true, timeoutMs: deps.config.timeoutMs, actor: deps.actor, tenant: standing.tenant?.slug })
+    const result = await deps.ai.complete({
+      feature: CLASSIFY_FEATURE,
+      system: SYSTEM_PROMPT,
+      prompt,
+      json: true,
+      timeoutMs: deps.config.timeoutMs,
+      actor: deps.actor,
+      tenant: standing.tenant?.slug,
+    })
     decision.source = modelOf(result)
     decision.rawAnswer = result.content
     const checked = checkAnswer(result.data)
     if (checked.ok) {
-      decision.guarded = applyGuardrails(checked.answer, { fromAddress: message.fromAddress, attachmentCount: attachments.length, founderEmails: deps.config.founderEmails, senderAuthenticated: standing.authenticated, tenant: standing.tenant })
+      decision.guarded = applyGuardrails(checked.answer, {
+        fromAddress: message.fromAddress,
+        attachmentCount: attachments.length,
+        founderEmails: deps.config.founderEmails,
+        senderAuthenticated: standing.authenticated,
+        tenant: standing.tenant,
+      })
     }
     else {
       decision.failure = `the model's answer was refused: ${checked.reason}`
@@ -101,25 +123,47 @@ async function askModel(deps: ClassifyDeps, target: ClassifyTarget, standing: St
 }
 
 /** The failed attempt: the tracking row (retried next cycle, or flagged for a person at the cap) and its audit. */
-async function recordFailure(tx: Tx, deps: ClassifyDeps, target: ClassifyTarget, decision: Decision & { failure: string }, attempts: number): Promise<ClassifyOutcome> {
+async function recordFailure(
+  tx: Tx,
+  deps: ClassifyDeps,
+  target: ClassifyTarget,
+  decision: Decision & { failure: string },
+  attempts: number,
+): Promise<ClassifyOutcome> {
   const { config } = deps
   const { inbox, message } = target
   const { failure, source, rawAnswer } = decision
   const flagged = attempts >= config.maxAttempts
-  const updated = await tx.update(atlasInbox).set({
-    status: 'classification_failed',
-    statusReason: flagged ? `${failure} (attempt ${attempts} of ${config.maxAttempts}: no more retries, needs a person)` : `${failure} (attempt ${attempts} of ${config.maxAttempts}, retried next cycle)`,
-    needsHuman: flagged,
-    classifyAttempts: attempts,
-    provider: source.provider,
-    model: source.model || null,
-    revision: sql`${atlasInbox.revision} + 1`,
-    updatedAt: new Date(),
-  }).where(and(eq(atlasInbox.id, inbox.id), eq(atlasInbox.revision, inbox.revision))).returning({ id: atlasInbox.id })
+  const updated = await tx
+    .update(atlasInbox)
+    .set({
+      status: 'classification_failed',
+      statusReason: flagged
+        ? `${failure} (attempt ${attempts} of ${config.maxAttempts}: no more retries, needs a person)`
+        : `${failure} (attempt ${attempts} of ${config.maxAttempts}, retried next cycle)`,
+      needsHuman: flagged,
+      classifyAttempts: attempts,
+      provider: source.provider,
+      model: source.model || null,
+      revision: sql`${atlasInbox.revision} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(atlasInbox.id, inbox.id), eq(atlasInbox.revision, inbox.revision)))
+    .returning({ id: atlasInbox.id })
   if (updated.length === 0) throw new StaleRevision()
   await recordAtlasAudit(tx, {
-    messageId: message.id, action: 'classification_failed', actor: deps.actor,
-    details: { reason: failure, attempt: attempts, maxAttempts: config.maxAttempts, flagged, provider: source.provider, model: source.model || null, answer: rawAnswer ? clip(rawAnswer, 500) : undefined },
+    messageId: message.id,
+    action: 'classification_failed',
+    actor: deps.actor,
+    details: {
+      reason: failure,
+      attempt: attempts,
+      maxAttempts: config.maxAttempts,
+      flagged,
+      provider: source.provider,
+      model: source.model || null,
+      answer: rawAnswer ? clip(rawAnswer, 500) : undefined,
+    },
   })
   return { status: 'classification_failed' as const, reason: failure, attempts, flagged }
 }
@@ -130,15 +174,25 @@ async function recordFailure(tx: Tx, deps: ClassifyDeps, target: ClassifyTarget,
  * keeps its classification only, so a stranger's mail leaves no run, chantier or question
  * behind until someone approves it (approval.ts), and none at all if rejected.
  */
-async function rematerialise(tx: Tx, deps: ClassifyDeps, target: ClassifyTarget, outcome: GuardedClassification, awaiting: boolean): Promise<{ materialised: Materialised | null, previous: { kind: string, id: string } | null }> {
+async function rematerialise(
+  tx: Tx,
+  deps: ClassifyDeps,
+  target: ClassifyTarget,
+  outcome: GuardedClassification,
+  awaiting: boolean,
+): Promise<{ materialised: Materialised | null, previous: { kind: string, id: string } | null }> {
   const { inbox, message } = target
   let materialised: Materialised | null = null
-  const previous = inbox.materialisedKind && isWorkKind(inbox.materialisedKind) && inbox.materialisedId ? { kind: inbox.materialisedKind, id: inbox.materialisedId } : null
+  const previous
+    = inbox.materialisedKind && isWorkKind(inbox.materialisedKind) && inbox.materialisedId
+      ? { kind: inbox.materialisedKind, id: inbox.materialisedId }
+      : null
   if (outcome.intent !== 'noise' && isWorkKind(outcome.intent) && !awaiting) {
     if (previous && previous.kind !== outcome.intent) await cancelRecord(tx, previous.kind, previous.id)
-    materialised = previous && previous.kind === outcome.intent
-      ? { kind: previous.kind, id: previous.id, action: 'kept' }
-      : await materialiseRecord(tx, { kind: outcome.intent, message, tenantId: outcome.tenantId, actor: deps.actor })
+    materialised
+      = previous && previous.kind === outcome.intent
+        ? { kind: previous.kind, id: previous.id, action: 'kept' }
+        : await materialiseRecord(tx, { kind: outcome.intent, message, tenantId: outcome.tenantId, actor: deps.actor })
   }
   else if (previous) {
     await cancelRecord(tx, previous.kind, previous.id)
@@ -147,50 +201,96 @@ async function rematerialise(tx: Tx, deps: ClassifyDeps, target: ClassifyTarget,
 }
 
 /** The classification: work record, admission, tracking row and audits. */
-async function recordClassified(tx: Tx, deps: ClassifyDeps, target: ClassifyTarget, decision: Decision & { guarded: GuardedClassification }, standing: Standing, attempts: number): Promise<ClassifyOutcome> {
+async function recordClassified(
+  tx: Tx,
+  deps: ClassifyDeps,
+  target: ClassifyTarget,
+  decision: Decision & { guarded: GuardedClassification },
+  standing: Standing,
+  attempts: number,
+): Promise<ClassifyOutcome> {
   const { inbox, message } = target
   const { guarded: outcome, source } = decision
   const admission = decideAdmission(outcome.intent, standing)
   const awaiting = admission.admission === 'awaiting'
   const { materialised, previous } = await rematerialise(tx, deps, target, outcome, awaiting)
-  const updated = await tx.update(atlasInbox).set({
-    status: awaiting ? 'awaiting_approval' : 'classified',
-    statusReason: awaiting ? `waiting for an operator's approval: ${admission.reason}` : null,
-    needsHuman: awaiting,
-    admission: admission.admission,
-    admissionReason: admission.reason,
-    admissionBy: null,
-    admissionAt: null,
-    intent: outcome.intent,
-    confidence: outcome.confidence,
-    provider: source.provider,
-    model: source.model,
-    reasoning: outcome.reasoning,
-    tenantId: outcome.tenantId,
-    materialisedKind: materialised?.kind ?? null,
-    materialisedId: materialised?.id ?? null,
-    classifyAttempts: attempts,
-    classifiedAt: new Date(),
-    revision: sql`${atlasInbox.revision} + 1`,
-    updatedAt: new Date(),
-  }).where(and(eq(atlasInbox.id, inbox.id), eq(atlasInbox.revision, inbox.revision))).returning({ id: atlasInbox.id })
+  const updated = await tx
+    .update(atlasInbox)
+    .set({
+      status: awaiting ? 'awaiting_approval' : 'classified',
+      statusReason: awaiting ? `waiting for an operator's approval: ${admission.reason}` : null,
+      needsHuman: awaiting,
+      admission: admission.admission,
+      admissionReason: admission.reason,
+      admissionBy: null,
+      admissionAt: null,
+      intent: outcome.intent,
+      confidence: outcome.confidence,
+      provider: source.provider,
+      model: source.model,
+      reasoning: outcome.reasoning,
+      tenantId: outcome.tenantId,
+      materialisedKind: materialised?.kind ?? null,
+      materialisedId: materialised?.id ?? null,
+      classifyAttempts: attempts,
+      classifiedAt: new Date(),
+      revision: sql`${atlasInbox.revision} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(atlasInbox.id, inbox.id), eq(atlasInbox.revision, inbox.revision)))
+    .returning({ id: atlasInbox.id })
   if (updated.length === 0) throw new StaleRevision()
 
-  for (const audit of outcome.audits) await recordAtlasAudit(tx, { messageId: message.id, action: audit.action, actor: deps.actor, details: audit.details })
+  for (const audit of outcome.audits)
+    await recordAtlasAudit(tx, { messageId: message.id, action: audit.action, actor: deps.actor, details: audit.details })
   await recordAtlasAudit(tx, {
-    messageId: message.id, action: 'classified', actor: deps.actor,
+    messageId: message.id,
+    action: 'classified',
+    actor: deps.actor,
     details: {
-      intent: outcome.intent, confidence: outcome.confidence, modelIntent: outcome.modelIntent, reasoning: outcome.reasoning,
-      provider: source.provider, model: source.model, tenantId: outcome.tenantId, forcedNoise: outcome.forcedNoise || undefined,
-      uncertain: outcome.uncertain || undefined, notes: target.notes?.length ? target.notes : undefined, attempt: attempts,
-      senderAuth: standing.verdict, admission: admission.admission ?? undefined,
+      intent: outcome.intent,
+      confidence: outcome.confidence,
+      modelIntent: outcome.modelIntent,
+      reasoning: outcome.reasoning,
+      provider: source.provider,
+      model: source.model,
+      tenantId: outcome.tenantId,
+      forcedNoise: outcome.forcedNoise || undefined,
+      uncertain: outcome.uncertain || undefined,
+      notes: target.notes?.length ? target.notes : undefined,
+      attempt: attempts,
+      senderAuth: standing.verdict,
+      admission: admission.admission ?? undefined,
     },
   })
-  if (awaiting) await recordAtlasAudit(tx, { messageId: message.id, action: 'awaiting_approval', actor: deps.actor, details: { reason: admission.reason, intent: outcome.intent, sender: standing.address, verdict: standing.verdict, flags: standing.flags } })
+  if (awaiting)
+    await recordAtlasAudit(tx, {
+      messageId: message.id,
+      action: 'awaiting_approval',
+      actor: deps.actor,
+      details: {
+        reason: admission.reason,
+        intent: outcome.intent,
+        sender: standing.address,
+        verdict: standing.verdict,
+        flags: standing.flags,
+      },
+    })
   if (materialised) {
-    await recordAtlasAudit(tx, { messageId: message.id, action: 'materialised', actor: deps.actor, details: { ...materialised, previous: previous ?? undefined } })
+    await recordAtlasAudit(tx, {
+      messageId: message.id,
+      action: 'materialised',
+      actor: deps.actor,
+      details: { ...materialised, previous: previous ?? undefined },
+    })
   }
-  return { status: awaiting ? 'awaiting_approval' as const : 'classified' as const, intent: outcome.intent, confidence: outcome.confidence, materialised, admission }
+  return {
+    status: awaiting ? ('awaiting_approval' as const) : ('classified' as const),
+    intent: outcome.intent,
+    confidence: outcome.confidence,
+    materialised,
+    admission,
+  }
 }
 
 export async function classifyMessage(deps: ClassifyDeps, target: ClassifyTarget): Promise<ClassifyOutcome> {
@@ -198,7 +298,8 @@ export async function classifyMessage(deps: ClassifyDeps, target: ClassifyTarget
   const { message } = target
   // Privileges follow authentication: founder, team and tenant only for an authenticated From.
   const standing = senderStanding(message.senderAuth, message.fromAddress, config, await resolveTenant(db, message.fromAddress))
-  const decision = standing.team && isForwardedAtlasSummary(message.subject) ? forwardedSummary(standing) : await askModel(deps, target, standing)
+  const decision
+    = standing.team && isForwardedAtlasSummary(message.subject) ? forwardedSummary(standing) : await askModel(deps, target, standing)
   if (!decision.guarded && decision.failure === undefined) decision.failure = 'no classification came out of the model call'
   const attempts = target.inbox.classifyAttempts + 1
   try {

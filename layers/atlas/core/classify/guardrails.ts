@@ -6,8 +6,8 @@
 //   - authenticated founder + attachments + noise → question (noise_override_founder_attachment);
 //   - negociation / conseil from an authenticated contact of an active tenant → run for that
 //     tenant (existing_client_guard). Privileges follow authentication (core/admission.ts).
-import { clip, normaliseAddress } from '../text'
-import { isIntent, type AuditAction, type Intent } from '../vocabulary'
+import { clip, normaliseAddress } from '#layers/spawn/core/text'
+import { isIntent, type AuditAction, type Intent } from '#layers/spawn/core/vocabulary'
 
 export const NOISE_FLOOR = 0.5
 export const UNCERTAIN_BELOW = 0.7

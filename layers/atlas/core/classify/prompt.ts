@@ -3,9 +3,9 @@
 // then the warning and the untrusted block holding everything the mail brought (sender,
 // display name, subject, attachment names, body, image text) between delimiters carrying a
 // nonce drawn for this request (core/untrusted.ts).
-import { clip } from '../text'
-import { defuse, untrustedBlock, untrustedLine, untrustedMarkers, type UntrustedMarkers } from '../untrusted'
-import { INTENTS } from '../vocabulary'
+import { clip } from '#layers/spawn/core/text'
+import { defuse, untrustedBlock, untrustedLine, untrustedMarkers, type UntrustedMarkers } from '#layers/spawn/core/untrusted'
+import { INTENTS } from '#layers/spawn/core/vocabulary'
 import { fillPrompt, promptFile } from '#layers/ai/core/prompts/file'
 
 /** The body is cut to this many characters before it reaches the model. */

@@ -8,9 +8,9 @@ import { join } from 'node:path'
 import type { Db } from '#db/client'
 import type { AtlasConfig } from '../config'
 import type { WorkItem } from '../pipeline'
-import { ingestSource } from '../collector'
+import { ingestSource } from '../ingest-source'
 import type { DNSResolver } from '../auth/verify'
-import { formatBytes } from '../text'
+import { formatBytes } from '#layers/spawn/core/text'
 
 export const DROP_MAILBOX = 'drop'
 const SETTLE_MS = 2000
@@ -47,7 +47,15 @@ export async function collectDropFolder(deps: DropFolderDeps): Promise<WorkItem[
     // An oversized file is stored from its headers only, quarantined with the reason, as from IMAP.
     const source = tooLarge ? readHead(path) : readFileSync(path)
     const { stored, files } = await ingestSource(deps.db, source, {
-      config, actor: deps.actor, dir: join(deps.dir, String(index)), mailbox: DROP_MAILBOX, uidValidity: null, uid: null, size: stat.size, headersOnly: tooLarge, resolver: deps.resolver,
+      config,
+      actor: deps.actor,
+      dir: join(deps.dir, String(index)),
+      mailbox: DROP_MAILBOX,
+      uidValidity: null,
+      uid: null,
+      size: stat.size,
+      headersOnly: tooLarge,
+      resolver: deps.resolver,
     })
     log(`[atlas-collect] watched folder: ${name} (${formatBytes(stat.size)}) → message #${stored.messageRowId}, ${stored.outcome}`)
     if (stored.status === 'received' || stored.status === 'classification_failed') items.push({ inboxId: stored.inboxId, files })

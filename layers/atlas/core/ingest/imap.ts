@@ -32,9 +32,8 @@ function chunks(uids: number[]): string[] {
   return out
 }
 
-/** Opens the mailbox, runs `work` under its lock, logs out; the deadline closes the connection. */
-export async function withMailbox<T>(config: ImapConfig, work: (session: MailboxSession) => Promise<T>): Promise<T> {
-  const client = new ImapFlow({
+function createClient(config: ImapConfig): ImapFlow {
+  return new ImapFlow({
     host: config.host,
     port: config.port,
     secure: config.secure,
@@ -45,6 +44,52 @@ export async function withMailbox<T>(config: ImapConfig, work: (session: Mailbox
     greetingTimeout: Math.min(config.deadlineMs, 16_000),
     socketTimeout: Math.min(config.deadlineMs, 120_000),
   })
+}
+
+type Guard = <R>(promise: Promise<R>) => Promise<R>
+
+/** The opened mailbox as the collector reads it, every call under the deadline's guard, UIDs fetched in chunks. */
+function mailboxSession(client: ImapFlow, mailbox: string, uidValidity: number, guard: Guard): MailboxSession {
+  return {
+    mailbox,
+    uidValidity,
+    unseenUids: async () => {
+      const found = await guard(client.search({ seen: false }, { uid: true }))
+      return (found || []).slice().sort((a, b) => a - b)
+    },
+    sizes: async (uids) => {
+      const sizes = new Map<number, number>()
+      for (const range of chunks(uids)) {
+        for (const message of await guard(client.fetchAll(range, { uid: true, size: true }, { uid: true })))
+          sizes.set(message.uid, message.size ?? 0)
+      }
+      return sizes
+    },
+    sources: async (uids) => {
+      const sources = new Map<number, Buffer>()
+      for (const range of chunks(uids)) {
+        for (const message of await guard(client.fetchAll(range, { uid: true, source: true }, { uid: true }))) {
+          if (message.source) sources.set(message.uid, message.source)
+        }
+      }
+      return sources
+    },
+    headerBlocks: async (uids) => {
+      const headers = new Map<number, Buffer>()
+      for (const range of chunks(uids)) {
+        for (const message of await guard(client.fetchAll(range, { uid: true, headers: true }, { uid: true }))) {
+          if (message.headers) headers.set(message.uid, message.headers)
+        }
+      }
+      return headers
+    },
+    markSeen: async uid => await guard(client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true })),
+  }
+}
+
+/** Opens the mailbox, runs `work` under its lock, logs out; the deadline closes the connection. */
+export async function withMailbox<T>(config: ImapConfig, work: (session: MailboxSession) => Promise<T>): Promise<T> {
+  const client = createClient(config)
   let expired = false
   let connectionError: Error | undefined
   client.on('error', (error: Error) => {
@@ -54,7 +99,7 @@ export async function withMailbox<T>(config: ImapConfig, work: (session: Mailbox
     expired = true
     client.close()
   }, config.deadlineMs)
-  const guard = <R>(promise: Promise<R>): Promise<R> => promise.catch((error: unknown) => {
+  const guard: Guard = <R>(promise: Promise<R>): Promise<R> => promise.catch((error: unknown) => {
     if (expired) throw new ImapDeadlineError(config.deadlineMs)
     throw error
   })
@@ -64,41 +109,7 @@ export async function withMailbox<T>(config: ImapConfig, work: (session: Mailbox
     try {
       const opened = client.mailbox
       if (!opened) throw new Error(`mailbox ${config.mailbox} could not be opened`)
-      const session: MailboxSession = {
-        mailbox: config.mailbox,
-        uidValidity: Number(opened.uidValidity),
-        unseenUids: async () => {
-          const found = await guard(client.search({ seen: false }, { uid: true }))
-          return (found || []).slice().sort((a, b) => a - b)
-        },
-        sizes: async (uids) => {
-          const sizes = new Map<number, number>()
-          for (const range of chunks(uids)) {
-            for (const message of await guard(client.fetchAll(range, { uid: true, size: true }, { uid: true }))) sizes.set(message.uid, message.size ?? 0)
-          }
-          return sizes
-        },
-        sources: async (uids) => {
-          const sources = new Map<number, Buffer>()
-          for (const range of chunks(uids)) {
-            for (const message of await guard(client.fetchAll(range, { uid: true, source: true }, { uid: true }))) {
-              if (message.source) sources.set(message.uid, message.source)
-            }
-          }
-          return sources
-        },
-        headerBlocks: async (uids) => {
-          const headers = new Map<number, Buffer>()
-          for (const range of chunks(uids)) {
-            for (const message of await guard(client.fetchAll(range, { uid: true, headers: true }, { uid: true }))) {
-              if (message.headers) headers.set(message.uid, message.headers)
-            }
-          }
-          return headers
-        },
-        markSeen: async uid => await guard(client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true })),
-      }
-      return await work(session)
+      return await work(mailboxSession(client, config.mailbox, Number(opened.uidValidity), guard))
     }
     finally {
       lock.release()

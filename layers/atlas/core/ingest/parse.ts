@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises'
 import { MailParser, type AddressObject, type AttachmentStream, type HeaderLines, type Headers, type MessageText } from 'mailparser'
 import type { AtlasHeaderLine } from '#db/schema/atlas'
 import type { AtlasLimits } from '../config'
-import { clip, formatBytes, normaliseAddress } from '../text'
+import { clip, formatBytes, normaliseAddress } from '#layers/spawn/core/text'
 
 export const MAX_TEXT_CHARS = 1_000_000
 export const MAX_HTML_CHARS = 2_000_000
@@ -144,79 +144,96 @@ function describeParserError(error: Error, limits: AtlasLimits): string {
   return `unparseable MIME: ${clip(error.message, 300)}`
 }
 
-export async function parseMessage(raw: Buffer, options: ParseOptions): Promise<ParsedMessage> {
-  const { limits, dir } = options
-  const parser = new MailParser({
+/** What the parser's events leave: the headers, the text, the attachments being written and what went wrong. */
+interface Parts {
+  headers: Headers
+  lines?: HeaderLines
+  text?: MessageText
+  attachments: ParsedAttachment[]
+  writes: Promise<void>[]
+  problems: string[]
+  /** Attachments seen so far (the next one's position). */
+  seen: number
+  /** Attachments past the limit, drained unwritten. */
+  skipped: number
+}
+
+function createParser(limits: AtlasLimits): MailParser {
+  return new MailParser({
     maxChildNodes: limits.maxMimeParts,
     skipImageLinks: true,
     skipTextLinks: true,
     skipTextToHtml: true,
     maxHtmlLengthToParse: MAX_HTML_CHARS,
   })
-  let headers: Headers = new Map()
-  let lines: HeaderLines | undefined
-  let text: MessageText | undefined
-  const attachments: ParsedAttachment[] = []
-  const writes: Promise<void>[] = []
-  const problems: string[] = []
-  let seen = 0
-  let skipped = 0
+}
 
+/** Writes one attachment to the folder as it streams (metered, hashed), or drains it past the limit. */
+function storeAttachment(parts: Parts, data: AttachmentStream, limits: AtlasLimits, dir: string): void {
+  const position = parts.seen++
+  const release = () => data.release?.()
+  if (parts.attachments.length >= limits.maxAttachments) {
+    parts.skipped += 1
+    data.content.on('end', release)
+    data.content.resume()
+    return
+  }
+  const path = join(dir, `${position}.bin`)
+  const meter = new Meter(limits.maxAttachmentBytes)
+  const entry: ParsedAttachment = {
+    position,
+    filename: data.filename ? clip(data.filename, 500) : null,
+    contentType: clip(data.contentType || 'application/octet-stream', 200).toLowerCase(),
+    contentId: data.contentId ? clip(data.contentId, 500) : null,
+    inline: data.contentDisposition === 'inline' || Boolean(data.related),
+    sizeBytes: 0,
+    sha256: '',
+    path,
+  }
+  parts.attachments.push(entry)
+  parts.writes.push(pipeline(data.content, meter, createWriteStream(path)).then(() => {
+    entry.sizeBytes = meter.size
+    entry.sha256 = meter.hash.digest('hex')
+    if (meter.overLimit) parts.problems.push(`attachment ${position}${entry.filename ? ` (${entry.filename})` : ''} is ${formatBytes(meter.size)}, over the ${formatBytes(limits.maxAttachmentBytes)} limit (ATLAS_MAX_ATTACHMENT_BYTES)`)
+  }).finally(release))
+}
+
+function listenToParts(parser: MailParser, limits: AtlasLimits, dir: string): Parts {
+  const parts: Parts = { headers: new Map(), attachments: [], writes: [], problems: [], seen: 0, skipped: 0 }
   parser.on('headers', (value: Headers) => {
-    headers = value
+    parts.headers = value
   })
   parser.on('headerLines', (value: HeaderLines) => {
-    lines = value
+    parts.lines = value
   })
   parser.on('data', (data: AttachmentStream | MessageText) => {
     if (data.type === 'text') {
-      text = data
+      parts.text = data
       return
     }
-    const position = seen++
-    const release = () => data.release?.()
-    if (attachments.length >= limits.maxAttachments) {
-      skipped += 1
-      data.content.on('end', release)
-      data.content.resume()
-      return
-    }
-    const path = join(dir, `${position}.bin`)
-    const meter = new Meter(limits.maxAttachmentBytes)
-    const entry: ParsedAttachment = {
-      position,
-      filename: data.filename ? clip(data.filename, 500) : null,
-      contentType: clip(data.contentType || 'application/octet-stream', 200).toLowerCase(),
-      contentId: data.contentId ? clip(data.contentId, 500) : null,
-      inline: data.contentDisposition === 'inline' || Boolean(data.related),
-      sizeBytes: 0,
-      sha256: '',
-      path,
-    }
-    attachments.push(entry)
-    writes.push(pipeline(data.content, meter, createWriteStream(path)).then(() => {
-      entry.sizeBytes = meter.size
-      entry.sha256 = meter.hash.digest('hex')
-      if (meter.overLimit) problems.push(`attachment ${position}${entry.filename ? ` (${entry.filename})` : ''} is ${formatBytes(meter.size)}, over the ${formatBytes(limits.maxAttachmentBytes)} limit (ATLAS_MAX_ATTACHMENT_BYTES)`)
-    }).finally(release))
+    storeAttachment(parts, data, limits, dir)
   })
+  return parts
+}
 
-  const source = options.headersOnly ? Buffer.concat([raw, Buffer.from('\r\n\r\n')]) : raw
+/** Feeds the source to the parser and waits for every attachment's write; a parser error quarantines. */
+async function feed(parser: MailParser, source: Buffer, parts: Parts, limits: AtlasLimits): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {
       parser.once('error', reject)
       parser.once('end', () => resolve())
       parser.end(source)
     })
-    await Promise.all(writes)
+    await Promise.all(parts.writes)
   }
   catch (error) {
     throw new QuarantineError(describeParserError(error as Error, limits))
   }
+}
 
-  const from = addresses(headers.get('from'))[0]
-  const replyTo = addresses(headers.get('reply-to'))[0]
-  const date = headers.get('date')
+/** What the hub shows next to the message: undecodable text, cut or dropped bodies, an unusable From, no Message-ID. */
+function warningsOf(parts: Parts, from: { address?: string } | undefined): string[] {
+  const { headers, text } = parts
   const rawText = text?.text ?? ''
   const rawHtml = typeof text?.html === 'string' ? text.html : null
   const warnings: string[] = []
@@ -226,7 +243,18 @@ export async function parseMessage(raw: Buffer, options: ParseOptions): Promise<
   if (text?.textConversionError) warnings.push(`HTML could not be converted to text: ${clip(text.textConversionError.message, 200)}`)
   if (from?.address && !usableAddress(from.address)) warnings.push(`the From header holds no usable address ("${clip(from.address, 100)}")`)
   if (!headers.get('message-id')) warnings.push('no Message-ID header: keyed on the SHA-256 of the raw source')
-  const parsed: ParsedMessage = {
+  return warnings
+}
+
+function toParsedMessage(parts: Parts): ParsedMessage {
+  const { headers, text } = parts
+  const from = addresses(headers.get('from'))[0]
+  const replyTo = addresses(headers.get('reply-to'))[0]
+  const date = headers.get('date')
+  const rawText = text?.text ?? ''
+  const rawHtml = typeof text?.html === 'string' ? text.html : null
+  const warnings = warningsOf(parts, from)
+  return {
     messageId: normaliseMessageId(headerText(headers, 'message-id')),
     fromAddress: usableAddress(from?.address),
     fromName: from?.name ? clip(from.name, 300) : null,
@@ -237,15 +265,24 @@ export async function parseMessage(raw: Buffer, options: ParseOptions): Promise<
     sentAt: date instanceof Date && !Number.isNaN(date.getTime()) ? date : null,
     inReplyTo: normaliseMessageId(headerText(headers, 'in-reply-to')),
     threadReferences: referenceList(headers),
-    headers: headerLines(lines),
+    headers: headerLines(parts.lines),
     textBody: clip(rawText, MAX_TEXT_CHARS),
     htmlBody: rawHtml && rawHtml.length <= MAX_HTML_CHARS ? clip(rawHtml, MAX_HTML_CHARS) : null,
     warnings,
-    attachments,
+    attachments: parts.attachments,
   }
-  if (skipped > 0) {
-    throw new QuarantineError(`${attachments.length + skipped} attachments, over the limit of ${limits.maxAttachments} (ATLAS_MAX_ATTACHMENTS)`, parsed)
+}
+
+export async function parseMessage(raw: Buffer, options: ParseOptions): Promise<ParsedMessage> {
+  const { limits, dir } = options
+  const parser = createParser(limits)
+  const parts = listenToParts(parser, limits, dir)
+  const source = options.headersOnly ? Buffer.concat([raw, Buffer.from('\r\n\r\n')]) : raw
+  await feed(parser, source, parts, limits)
+  const parsed = toParsedMessage(parts)
+  if (parts.skipped > 0) {
+    throw new QuarantineError(`${parts.attachments.length + parts.skipped} attachments, over the limit of ${limits.maxAttachments} (ATLAS_MAX_ATTACHMENTS)`, parsed)
   }
-  if (problems.length > 0) throw new QuarantineError(problems.join('; '), parsed)
+  if (parts.problems.length > 0) throw new QuarantineError(parts.problems.join('; '), parsed)
   return parsed
 }

@@ -7,7 +7,7 @@ import addressparser from 'nodemailer/lib/addressparser'
 import type { Db } from '#db/client'
 import { recordAtlasAudit } from '../audit'
 import { AtlasConfigError, emailList, type AtlasEnv } from '../config'
-import { clip, normaliseAddress } from '../text'
+import { clip, normaliseAddress } from '#layers/spawn/core/text'
 
 export interface MailConfig {
   smtp?: { host: string, port: number, secure: boolean, user?: string, password?: string }
@@ -40,9 +40,9 @@ export interface OutboundMail {
   html?: string
 }
 
-export type SendResult =
-  | { sent: true, messageId: string, recipients: string[] }
-  | { sent: false, reason: 'smtp_not_configured' | 'no_team', recipients: string[] }
+export type SendResult
+  = | { sent: true, messageId: string, recipients: string[] }
+    | { sent: false, reason: 'smtp_not_configured' | 'no_team', recipients: string[] }
 
 /** Refused before anything left: at least one recipient is not on the internal team allowlist. */
 export class MailRefusedError extends Error {
@@ -85,7 +85,15 @@ export function recipientsOf(value: string | string[] | undefined): string[] {
 
 /** What the facade needs of a nodemailer transport. */
 export interface MailTransport {
-  sendMail: (mail: { from: string, to: string | string[], cc?: string | string[], bcc?: string | string[], subject: string, text: string, html?: string }) => Promise<{ messageId?: string }>
+  sendMail: (mail: {
+    from: string
+    to: string | string[]
+    cc?: string | string[]
+    bcc?: string | string[]
+    subject: string
+    text: string
+    html?: string
+  }) => Promise<{ messageId?: string }>
   close?: () => void
 }
 
@@ -129,7 +137,15 @@ export function createMailer(deps: MailerDeps): Mailer {
       deps.log?.(`[mail] SMTP is not configured (ATLAS_SMTP_HOST): not sent to ${recipients.join(', ')}: ${clip(mail.subject, 200)}`)
       return { sent: false, reason: 'smtp_not_configured', recipients }
     }
-    const info = await transport.sendMail({ from: config.from, to: mail.to, cc: mail.cc, bcc: mail.bcc, subject: mail.subject, text: mail.text, html: mail.html })
+    const info = await transport.sendMail({
+      from: config.from,
+      to: mail.to,
+      cc: mail.cc,
+      bcc: mail.bcc,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    })
     return { sent: true, messageId: String(info.messageId ?? ''), recipients }
   }
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { createReadStream } from 'node:fs'
 import { connect } from 'node:net'
 import type { ScannerConfig } from '../config'
-import { clip } from '../text'
+import { clip } from '#layers/spawn/core/text'
 
 export interface ScanVerdict {
   verdict: 'clean' | 'infected' | 'error'
@@ -102,7 +102,11 @@ export function createClamdScanner(config: ScannerConfig & { clamd: { host: stri
   }
 }
 
-function run(bin: string, args: string[], timeoutMs: number): Promise<{ code: number | null, stdout: string, stderr: string, failure?: string }> {
+function run(
+  bin: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null, stdout: string, stderr: string, failure?: string }> {
   return new Promise((resolve) => {
     let stdout = ''
     let stderr = ''
@@ -119,7 +123,10 @@ function run(bin: string, args: string[], timeoutMs: number): Promise<{ code: nu
       if (stderr.length < 20_000) stderr += chunk.toString('utf8')
     })
     child.on('error', (error: NodeJS.ErrnoException) => {
-      failure = error.code === 'ENOENT' ? `${bin} not found (install ClamAV: apt-get install clamav, or set CLAMSCAN_BIN / CLAMD_HOST)` : `${bin}: ${error.message}`
+      failure
+        = error.code === 'ENOENT'
+          ? `${bin} not found (install ClamAV: apt-get install clamav, or set CLAMSCAN_BIN / CLAMD_HOST)`
+          : `${bin}: ${error.message}`
     })
     child.on('close', (code) => {
       clearTimeout(timer)

@@ -56,7 +56,13 @@ export async function startFakeAnthropic(turns: ScriptedTurn[]): Promise<FakeAnt
         response.statusCode = path.endsWith('/count_tokens') ? 200 : 404
         return void response.end(JSON.stringify(path.endsWith('/count_tokens') ? { input_tokens: 100 } : { type: 'error', error: { type: 'not_found_error', message: path } }))
       }
-      const payload = JSON.parse(raw) as { stream?: boolean, tools?: Array<{ name: string }>, system?: unknown, messages?: unknown[], model?: string }
+      const payload = JSON.parse(raw) as {
+        stream?: boolean
+        tools?: Array<{ name: string }>
+        system?: unknown
+        messages?: unknown[]
+        model?: string
+      }
       const agentLoop = (payload.tools ?? []).some(tool => tool.name === 'Bash')
       const stream = payload.stream === true
       requests.push({ ...seen, stream, agentLoop })

@@ -48,7 +48,10 @@ describeOnBothDatabases('Atlas antivirus', (database) => {
       const plain = await compose({ subject: `Facture (${scannerName})`, attachments: [{ filename: 'facture.pdf', content: eicar(), contentType: 'application/pdf' }, { filename: 'notes.txt', content: 'rien à signaler' }] })
       const zipped = await compose({ subject: `Archive (${scannerName})`, attachments: [{ filename: 'docs.zip', content: zip([{ name: 'readme.txt', data: Buffer.from('hello') }, { name: 'eicar.com', data: eicar() }]), contentType: 'application/zip' }] })
       const clean = await compose({ subject: `Propre (${scannerName})`, attachments: [{ filename: 'propre.zip', content: zip([{ name: 'a.txt', data: Buffer.from('clean') }]) }] })
-      const delivery = await deliver(db, model.facade(db), [plain, zipped, clean], { config: testConfig(), scanner: scanners[scannerName]!() })
+      const delivery = await deliver(db, model.facade(db), [plain, zipped, clean], {
+        config: testConfig(),
+        scanner: scanners[scannerName]!(),
+      })
       expect(delivery.report).toMatchObject({ blocked: 2, classified: 1 })
       expect(model.requests()).toHaveLength(1)
       expect(model.prompt()).toContain(`Propre (${scannerName})`)
@@ -58,7 +61,11 @@ describeOnBothDatabases('Atlas antivirus', (database) => {
       expect(plainInbox).toMatchObject({ status: 'blocked_unsafe', needsHuman: true, intent: null, materialisedKind: null })
       expect(plainInbox.statusReason).toBe(`facture.pdf: infected (${SIGNATURE})`)
       expect(await actionsOf(db, plainId!)).toEqual(['received', 'blocked_unsafe'])
-      const verdicts = await db.select().from(atlasAttachments).where(eq(atlasAttachments.messageId, plainId!)).orderBy(atlasAttachments.position)
+      const verdicts = await db
+        .select()
+        .from(atlasAttachments)
+        .where(eq(atlasAttachments.messageId, plainId!))
+        .orderBy(atlasAttachments.position)
       expect(verdicts.map(v => [v.filename, v.verdict, v.signature, v.scanner])).toEqual([
         ['facture.pdf', 'infected', SIGNATURE, scannerName],
         ['notes.txt', 'clean', null, scannerName],

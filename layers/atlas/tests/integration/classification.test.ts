@@ -11,7 +11,7 @@ import { atlasAttachments, atlasAudit, atlasMessages, atlasReplyDrafts } from '#
 import { clients } from '#db/schema/clients'
 import { workChantiers, workConseils, workNegociations, workQuestions, workRuns } from '#db/schema/work'
 import { DATA_DESCRIPTION, SYSTEM_PROMPT } from '../../core/classify/prompt'
-import { untrustedWarning } from '../../core/untrusted'
+import { untrustedWarning } from '#layers/spawn/core/untrusted'
 import { FORWARD_RULE_MODEL } from '../../core/classify/classify'
 import { json, startScriptedModel, type ScriptedModel } from '../fakes/model'
 import { actionsOf, auditOf, deliver, inboxOf, reprocess, testConfig } from '../fakes/pipeline'
@@ -77,7 +77,13 @@ describeOnBothDatabases('Atlas classification', (database) => {
 
   it('materialises each intent into its own registry, and noise into none', async () => {
     const { db } = database()
-    const expected = { run: workRuns, chantier: workChantiers, question: workQuestions, negociation: workNegociations, conseil: workConseils } as const
+    const expected = {
+      run: workRuns,
+      chantier: workChantiers,
+      question: workQuestions,
+      negociation: workNegociations,
+      conseil: workConseils,
+    } as const
     for (const [intent, table] of Object.entries(expected)) {
       const { id } = await one(await fromFounder({ subject: `Demande ${intent}` }), json(intent, 0.9))
       const inbox = await inboxOf(db, id)
@@ -253,7 +259,10 @@ describeOnBothDatabases('Atlas classification', (database) => {
     const inbox = await inboxOf(db, impostorId)
     expect(inbox).toMatchObject({ status: 'quarantined', needsHuman: true })
     expect(inbox.statusReason).toBe(`duplicate Message-ID ${messageId} with different content (the first one is message #${first.id}); kept for a person to review`)
-    const rows = await db.select({ id: atlasMessages.id, key: atlasMessages.dedupeKey, subject: atlasMessages.subject }).from(atlasMessages).where(eq(atlasMessages.messageId, messageId))
+    const rows = await db
+      .select({ id: atlasMessages.id, key: atlasMessages.dedupeKey, subject: atlasMessages.subject })
+      .from(atlasMessages)
+      .where(eq(atlasMessages.messageId, messageId))
     expect(rows.map(r => r.subject).sort()).toEqual(['Premier', 'Second'])
     // The impostor, delivered again, is not stored a third time.
     const third = await deliver(db, model.facade(db), [await compose({ messageId, subject: 'Second', text: 'contenu B' })], { config: config() })

@@ -14,7 +14,6 @@ import { decideApproval } from '../../core/approval'
 import { startCollectorWorld, type CollectorWorld } from '../fixtures/collector-world'
 import { compose, uniqueId } from '../fixtures/mail'
 
-
 /**
  * Where to kill (point@occurrence: mid-batch, after some messages and before others), and
  * what the mailbox and the database hold at that moment: [stored, \Seen, classified].
@@ -67,7 +66,11 @@ describeOnBothDatabases('Atlas collector killed mid-cycle', (database, kind) => 
       killed.child.kill('SIGKILL')
       const end = await killed.exited
       expect(end.signal).toBe('SIGKILL')
-      const stored = await db.select({ status: atlasInbox.status }).from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id)).where(eq(atlasMessages.mailbox, mailbox))
+      const stored = await db
+        .select({ status: atlasInbox.status })
+        .from(atlasMessages)
+        .innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
+        .where(eq(atlasMessages.mailbox, mailbox))
       const seenAtKill = [...(await world.dovecot.flags(world.user, mailbox)).values()].filter(f => f.has('\\Seen')).length
       // Strangers' questions: classified, then waiting for approval.
       const classifiedAtKill = stored.filter(r => r.status === 'awaiting_approval').length
@@ -78,8 +81,10 @@ describeOnBothDatabases('Atlas collector killed mid-cycle', (database, kind) => 
       const rerun = await runTs('automates/run.ts', ['atlas-collect', '--json'], { env })
       expect(rerun.code, rerun.output).toBe(0)
 
-      const rows = await db.select({ messageId: atlasMessages.messageId, status: atlasInbox.status, kind: atlasInbox.materialisedKind, id: atlasMessages.id })
-        .from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
+      const rows = await db
+        .select({ messageId: atlasMessages.messageId, status: atlasInbox.status, kind: atlasInbox.materialisedKind, id: atlasMessages.id })
+        .from(atlasMessages)
+        .innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
         .where(eq(atlasMessages.mailbox, mailbox))
       expect(rows.map(r => r.messageId).sort()).toEqual([...ids].sort())
       // Nothing materialised before admission; each approval then creates one question.

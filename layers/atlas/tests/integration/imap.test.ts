@@ -47,9 +47,20 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
 
   async function rowsOf(mailbox: string) {
     const { db } = database()
-    return await db.select({ id: atlasMessages.id, messageId: atlasMessages.messageId, uid: atlasMessages.uid, subject: atlasMessages.subject, status: atlasInbox.status, reason: atlasInbox.statusReason, intent: atlasInbox.intent })
-      .from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
-      .where(eq(atlasMessages.mailbox, mailbox)).orderBy(atlasMessages.id)
+    return await db
+      .select({
+        id: atlasMessages.id,
+        messageId: atlasMessages.messageId,
+        uid: atlasMessages.uid,
+        subject: atlasMessages.subject,
+        status: atlasInbox.status,
+        reason: atlasInbox.statusReason,
+        intent: atlasInbox.intent,
+      })
+      .from(atlasMessages)
+      .innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
+      .where(eq(atlasMessages.mailbox, mailbox))
+      .orderBy(atlasMessages.id)
   }
 
   it('stores each appended message once, flags it \\Seen, and a second run adds nothing', async () => {
@@ -93,8 +104,16 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     await world.dovecot.append(world.user, mailbox, [await sign(await compose({ messageId, from: 'Alex <alex@studio.example>', subject: 'Relance le déploiement' }))])
     world.model.byDefault(() => json('chantier', 0.95))
     await cycle(mailbox, env, zone.resolver)
-    const [row] = await db.select({ senderAuth: atlasMessages.senderAuth, status: atlasInbox.status, admission: atlasInbox.admission, reason: atlasInbox.statusReason })
-      .from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id)).where(eq(atlasMessages.messageId, messageId))
+    const [row] = await db
+      .select({
+        senderAuth: atlasMessages.senderAuth,
+        status: atlasInbox.status,
+        admission: atlasInbox.admission,
+        reason: atlasInbox.statusReason,
+      })
+      .from(atlasMessages)
+      .innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
+      .where(eq(atlasMessages.messageId, messageId))
     expect(row!.senderAuth).toMatchObject({ verdict: 'none', flags: ['unstamped'] })
     expect(row!.senderAuth!.reasons.join('\n')).toMatch(/held as unverified: .*IMAP APPEND/)
     expect(row).toMatchObject({ status: 'awaiting_approval', admission: 'awaiting' })
@@ -118,7 +137,13 @@ describeOnBothDatabases('Atlas collector over IMAP (Dovecot)', (database, kind) 
     await world.dovecot.append(world.user, mailbox, [await compose({ messageId: id, subject: 'Drapeau refusé' })])
     const logs: string[] = []
     const refusing: typeof withMailbox = (imap, work) => withMailbox(imap, session => work({ ...session, markSeen: async () => false }))
-    const first = await collect({ db, ai: world.model.facade(db), config: config(mailbox), log: line => void logs.push(line), mailbox: refusing })
+    const first = await collect({
+      db,
+      ai: world.model.facade(db),
+      config: config(mailbox),
+      log: line => void logs.push(line),
+      mailbox: refusing,
+    })
     expect(first).toMatchObject({ ingested: 1, seenNotConfirmed: 1, pipeline: { classified: 1 } })
     expect(logs.join('\n')).toMatch(/did not confirm \\Seen on UID 1/)
     expect([...(await world.dovecot.flags(world.user, mailbox)).values()][0]!.has('\\Seen')).toBe(false)

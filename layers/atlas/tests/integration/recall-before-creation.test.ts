@@ -48,7 +48,11 @@ describeOnBothDatabases('Recall before creation', (database) => {
     model.answer(json(intent, 0.9, 'scripted'))
     const ai = model.facade(db)
     const raw = sender === 'founder' ? await signStudio(await compose({ from: FOUNDER, subject, text })) : await compose({ subject, text })
-    const delivery = await deliver(db, ai, [raw], { config: testConfig({ ATLAS_FOUNDER_EMAILS: FOUNDER }), embedder, resolver: zone.resolver })
+    const delivery = await deliver(db, ai, [raw], {
+      config: testConfig({ ATLAS_FOUNDER_EMAILS: FOUNDER }),
+      embedder,
+      resolver: zone.resolver,
+    })
     await ai.flush()
     return { ...delivery, id: delivery.stored[0]!.messageRowId }
   }
@@ -68,7 +72,9 @@ describeOnBothDatabases('Recall before creation', (database) => {
     const detail = await getMessageDetail(db, id)
     expect(detail?.recall?.hits.map(h => h.sourceId)).toContain(String(related.id))
     // The pre-creation recall moved the scar's recall counter (it was served to a person).
-    await expect.poll(async () => (await db.select().from(learnLessons).where(eq(learnLessons.id, related.id)))[0]!.recallCount).toBeGreaterThan(0)
+    await expect
+      .poll(async () => (await db.select().from(learnLessons).where(eq(learnLessons.id, related.id)))[0]!.recallCount)
+      .toBeGreaterThan(0)
   })
 
   it('lets a person confirm the chantier draft once, audited with what was recalled', async () => {

@@ -36,7 +36,10 @@ describeOnBothDatabases('Atlas re-classification and calibration', (database) =>
   async function classified(subject: string, answer: string): Promise<number> {
     const { db } = database()
     model.answer(answer)
-    const delivery = await deliver(db, model.facade(db), [await signStudio(await compose({ from: FOUNDER, subject }))], { config, resolver: zone.resolver })
+    const delivery = await deliver(db, model.facade(db), [await signStudio(await compose({ from: FOUNDER, subject }))], {
+      config,
+      resolver: zone.resolver,
+    })
     return delivery.stored[0]!.messageRowId
   }
 

@@ -29,7 +29,10 @@ describeOnBothDatabases('Atlas test messages handed in from the hub', (database)
     const { db } = database()
     const ai = createAiFacade({ env: { AI_OFFLINE: '1' }, db })
     const logs: string[] = []
-    const result = await submitMessage({ db, ai, config: testConfig({ CLAMAV_DATABASE: clamdb.dir }), actor: PERSON, log: line => void logs.push(line) }, source)
+    const result = await submitMessage(
+      { db, ai, config: testConfig({ CLAMAV_DATABASE: clamdb.dir }), actor: PERSON, log: line => void logs.push(line) },
+      source,
+    )
     await ai.flush()
     return { result, logs }
   }

@@ -24,7 +24,7 @@ import { createZone } from '../fixtures/sender-auth'
 
 const OPENAI_KEY = 'tenant-test-openai-key'
 const ANTHROPIC_KEY = 'tenant-test-anthropic-key'
-const SIGNATURE = "L'équipe Synedre"
+const SIGNATURE = 'L\'équipe Synedre'
 
 /** What each loopback model was asked: the prompts it got, as plain text. */
 function asked(request: RecordedRequest): string {
@@ -77,8 +77,19 @@ describeOnBothDatabases('the tenant\'s model, through the collector', (database,
     const report = await collect({ db, ai, config, log: () => {}, resolver: zone.resolver })
     expect(report).toMatchObject({ imap: 'ok', ingested: 2, pipeline: { classified: 2, failed: 0 } })
 
-    const rows = await db.select({ id: atlasMessages.id, messageId: atlasMessages.messageId, tenantId: atlasInbox.tenantId, provider: atlasInbox.provider, model: atlasInbox.model, reasoning: atlasInbox.reasoning, admission: atlasInbox.admission })
-      .from(atlasMessages).innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id)).where(eq(atlasMessages.mailbox, mailbox))
+    const rows = await db
+      .select({
+        id: atlasMessages.id,
+        messageId: atlasMessages.messageId,
+        tenantId: atlasInbox.tenantId,
+        provider: atlasInbox.provider,
+        model: atlasInbox.model,
+        reasoning: atlasInbox.reasoning,
+        admission: atlasInbox.admission,
+      })
+      .from(atlasMessages)
+      .innerJoin(atlasInbox, eq(atlasInbox.messageId, atlasMessages.id))
+      .where(eq(atlasMessages.mailbox, mailbox))
     const of = (messageId: string) => rows.find(row => row.messageId === messageId)!
     expect(of(ids.lune)).toMatchObject({ tenantId: lune!.id, admission: 'auto', provider: 'openai', model: 'gpt-4o-mini', reasoning: 'classified by openai' })
     expect(of(ids.soleil)).toMatchObject({ tenantId: soleil!.id, admission: 'auto', provider: 'anthropic', model: 'claude-haiku-4-5', reasoning: 'classified by anthropic' })
@@ -107,8 +118,20 @@ describeOnBothDatabases('the tenant\'s model, through the collector', (database,
     expect(anthropicMessages.every(r => asked(r).includes('panier de Soleil') && !asked(r).includes('Lune'))).toBe(true)
     expect(world.model.requests()).toEqual([])
 
-    const ledger = await db.select({ feature: aiConsumption.feature, provider: aiConsumption.provider, tenant: aiConsumption.tenant, outcome: aiConsumption.outcome })
-      .from(aiConsumption).where(and(inArray(aiConsumption.feature, ['atlas_classify', 'atlas_reply_draft']), inArray(aiConsumption.tenant, [lune!.slug, soleil!.slug])))
+    const ledger = await db
+      .select({
+        feature: aiConsumption.feature,
+        provider: aiConsumption.provider,
+        tenant: aiConsumption.tenant,
+        outcome: aiConsumption.outcome,
+      })
+      .from(aiConsumption)
+      .where(
+        and(
+          inArray(aiConsumption.feature, ['atlas_classify', 'atlas_reply_draft']),
+          inArray(aiConsumption.tenant, [lune!.slug, soleil!.slug]),
+        ),
+      )
     expect(ledger).toHaveLength(4)
     expect(ledger).toEqual(expect.arrayContaining([
       { feature: 'atlas_classify', provider: 'openai', tenant: lune!.slug, outcome: 'ok' },

@@ -17,7 +17,9 @@ afterAll(() => {
 })
 
 /** Reads the INSTREAM frames a client sends, then answers with `reply(payload)`. */
-async function fakeClamd(reply: (payload: Buffer, socket: Socket) => void): Promise<{ server: Server, port: number, frames: number[], command: () => string }> {
+async function fakeClamd(
+  reply: (payload: Buffer, socket: Socket) => void,
+): Promise<{ server: Server, port: number, frames: number[], command: () => string }> {
   const frames: number[] = []
   let command = ''
   const server = createServer((socket) => {

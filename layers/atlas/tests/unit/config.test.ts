@@ -6,7 +6,13 @@ describe('Atlas configuration from the environment', () => {
   it('has working defaults with nothing set', () => {
     const config = readAtlasConfig({})
     expect(config.imap).toBeUndefined()
-    expect(config.limits).toEqual({ maxMessageBytes: 35 * 1024 * 1024, maxAttachmentBytes: 25 * 1024 * 1024, maxAttachments: 20, maxMimeParts: 200, maxMessagesPerCycle: 200 })
+    expect(config.limits).toEqual({
+      maxMessageBytes: 35 * 1024 * 1024,
+      maxAttachmentBytes: 25 * 1024 * 1024,
+      maxAttachments: 20,
+      maxMimeParts: 200,
+      maxMessagesPerCycle: 200,
+    })
     expect(config.scanner).toMatchObject({ clamd: undefined, clamscanBin: 'clamscan' })
     expect(config.classifier).toEqual({ timeoutMs: 30_000, maxAttempts: 3, concurrency: 4, founderEmails: [], teamEmails: [] })
     expect(config.senderAuth).toEqual({ trustedAuthservIds: [], internalRelays: [], trustedArcSealers: [], timeoutMs: 15_000, unstampedMail: 'verify' })

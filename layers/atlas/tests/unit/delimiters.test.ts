@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildClassificationPrompt } from '../../core/classify/prompt'
 import { buildUserPrompt } from '#layers/spawn/core/prompts'
-import { DEFUSED, defuse, latinSkeleton, normaliseUntrusted, untrustedMarkers } from '../../core/untrusted'
+import { DEFUSED, defuse, latinSkeleton, normaliseUntrusted, untrustedMarkers } from '#layers/spawn/core/untrusted'
 
 const ZW = '\u200B'
 const ZWJ = '\u200D'

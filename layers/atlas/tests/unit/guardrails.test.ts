@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { applyGuardrails, checkAnswer, isForwardedAtlasSummary } from '../../core/classify/guardrails'
 import { BODY_LABEL, BODY_LIMIT, buildClassificationPrompt, DATA_DESCRIPTION, OCR_LABEL, SYSTEM_PROMPT } from '../../core/classify/prompt'
-import { untrustedMarkers, untrustedWarning } from '../../core/untrusted'
-import { INTENTS } from '../../core/vocabulary'
+import { untrustedMarkers, untrustedWarning } from '#layers/spawn/core/untrusted'
+import { INTENTS } from '#layers/spawn/core/vocabulary'
 
 const context = { fromAddress: 'someone@elsewhere.example', attachmentCount: 0, founderEmails: ['founder@studio.example'], senderAuthenticated: true, tenant: null }
 

@@ -32,7 +32,7 @@ describe('email HTML for the hub', () => {
   })
 
   it('frames the result without any network access', () => {
-    expect(EMAIL_FRAME_CSP).toContain("default-src 'none'")
+    expect(EMAIL_FRAME_CSP).toContain('default-src \'none\'')
     expect(EMAIL_FRAME_CSP).toContain('img-src data:')
   })
 })

@@ -242,7 +242,12 @@ describe('mail that did not come through the trusted server (IMAP APPEND, the dr
   const strict = readAtlasConfig(ENV)
   const judge = async (raw: Buffer) => {
     const parsed = await parseMessage(raw, { limits: strict.limits, dir })
-    const auth = await authenticateSender(raw, { ...strict.senderAuth, resolver: zone.resolver, timeoutMs: 5000, from: { address: parsed.fromAddress, name: parsed.fromName } })
+    const auth = await authenticateSender(raw, {
+      ...strict.senderAuth,
+      resolver: zone.resolver,
+      timeoutMs: 5000,
+      from: { address: parsed.fromAddress, name: parsed.fromName },
+    })
     return { auth, standing: senderStanding(auth, parsed.fromAddress, strict.classifier, null) }
   }
 

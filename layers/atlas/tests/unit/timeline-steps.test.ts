@@ -31,8 +31,8 @@ describe('the timeline\'s steps', () => {
   })
 
   it('links the work record and the lessons; leaves out a re-spawn (its spawn tells it) and a skipped cycle', () => {
-    expect(workRecordLink('chantier', 'c-1')).toEqual({ label: 'The chantier', to: '/hub/worksites/chantiers/c-1' })
-    expect(workRecordLink('question', 'q-1')).toEqual({ label: 'The question', to: '/hub/worksites/registries/questions/q-1' })
+    expect(workRecordLink('chantier', 'c-1')).toEqual({ label: 'The chantier', labelKey: 'atlas.timeline.steps.links.chantier', to: '/hub/worksites/chantiers/c-1' })
+    expect(workRecordLink('question', 'q-1')).toEqual({ label: 'The question', labelKey: 'atlas.timeline.steps.links.question', to: '/hub/worksites/registries/questions/q-1' })
     expect(workRecordLink('noise', 'n-1')).toBeNull()
     expect(auditStep(entry('lesson_recorded', 'ops@studio.example', { lessonId: 12, kind: 'victory', title: 'Cache the menu' }), context))
       .toMatchObject({ kind: 'lesson', title: 'Victory recorded: Cache the menu', links: [{ label: 'Lesson: Cache the menu', to: '/hub/learning?lesson=12' }] })

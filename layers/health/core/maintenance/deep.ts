@@ -43,7 +43,11 @@ export interface DeepOptions {
   clock?: () => number
 }
 
-export async function regenerate(targets: DeepTarget[], tree: CodeTree, options: DeepOptions): Promise<{ results: DeepResult[], failed: number, skipped: number }> {
+export async function regenerate(
+  targets: DeepTarget[],
+  tree: CodeTree,
+  options: DeepOptions,
+): Promise<{ results: DeepResult[], failed: number, skipped: number }> {
   const clock = options.clock ?? Date.now
   const started = clock()
   const results: DeepResult[] = []
@@ -58,7 +62,13 @@ export async function regenerate(targets: DeepTarget[], tree: CodeTree, options:
     const target = targets[index]!
     const signals = [AbortSignal.timeout(remaining), ...(options.signal ? [options.signal] : [])]
     try {
-      const answer = await options.ai.complete({ feature: DEEP_FEATURE, system: DEEP_SYSTEM, prompt: deepPrompt(target, tree), maxTokens: 4000, signal: AbortSignal.any(signals) })
+      const answer = await options.ai.complete({
+        feature: DEEP_FEATURE,
+        system: DEEP_SYSTEM,
+        prompt: deepPrompt(target, tree),
+        maxTokens: 4000,
+        signal: AbortSignal.any(signals),
+      })
       if (answer.offline) {
         options.log(`deep: ${target.chapter}: no model answered (offline stand-in), left as it is`)
         failed++

@@ -16,7 +16,9 @@ export async function saveInspection(db: Db, night: string, phase: 'initial' | '
       score: inspection.score,
     }).returning({ id: maintInspections.id })
     if (inspection.drifted.length > 0) {
-      await tx.insert(maintDriftChapters).values(inspection.drifted.map(c => ({ inspectionId: row!.id, chapter: c.chapter, deadReferences: c.dead, score: c.score })))
+      await tx
+        .insert(maintDriftChapters)
+        .values(inspection.drifted.map(c => ({ inspectionId: row!.id, chapter: c.chapter, deadReferences: c.dead, score: c.score })))
     }
   })
 }

@@ -25,9 +25,21 @@ export function trimCareNote(text: string): string {
   return kept.length <= CARE_NOTE_MAX_CHARS ? kept : `${kept.slice(0, CARE_NOTE_MAX_CHARS - 1).trimEnd()}…`
 }
 
-export async function writeCareNote(ai: AiFacade, status: HealthStatus, dimensions: HealthDimension[], log: (line: string) => void, signal?: AbortSignal): Promise<string> {
+export async function writeCareNote(
+  ai: AiFacade,
+  status: HealthStatus,
+  dimensions: HealthDimension[],
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<string> {
   try {
-    const result = await ai.complete({ feature: CARE_NOTE_FEATURE, system: CARE_NOTE_SYSTEM, prompt: careNotePrompt(status, dimensions), maxTokens: 300, signal })
+    const result = await ai.complete({
+      feature: CARE_NOTE_FEATURE,
+      system: CARE_NOTE_SYSTEM,
+      prompt: careNotePrompt(status, dimensions),
+      maxTokens: 300,
+      signal,
+    })
     if (result.offline) {
       log('care note: no model answered (offline stand-in); the note stays empty')
       return ''

@@ -17,12 +17,25 @@ const DAY_MS = 86_400_000
 const since = (now: Date, days: number) => new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10)
 
 /** The last `days` snapshots, oldest first, and the latest one (which may be older than the window). */
-export async function healthHistory(db: Db, now: Date, days: number): Promise<{ latest: HealthReportView | null, history: HealthReportView[] }> {
+export async function healthHistory(
+  db: Db,
+  now: Date,
+  days: number,
+): Promise<{ latest: HealthReportView | null, history: HealthReportView[] }> {
   const view = (row: typeof healthReports.$inferSelect): HealthReportView => ({
-    date: row.reportDate, status: row.status, score: row.score, dimensions: row.dimensions, careNote: row.careNote, updatedAt: row.updatedAt.toISOString(),
+    date: row.reportDate,
+    status: row.status,
+    score: row.score,
+    dimensions: row.dimensions,
+    careNote: row.careNote,
+    updatedAt: row.updatedAt.toISOString(),
   })
   const [latest] = await db.select().from(healthReports).orderBy(desc(healthReports.reportDate)).limit(1)
-  const rows = await db.select().from(healthReports).where(gte(healthReports.reportDate, since(now, days))).orderBy(healthReports.reportDate)
+  const rows = await db
+    .select()
+    .from(healthReports)
+    .where(gte(healthReports.reportDate, since(now, days)))
+    .orderBy(healthReports.reportDate)
   return { latest: latest ? view(latest) : null, history: rows.map(view) }
 }
 
@@ -30,7 +43,13 @@ export interface NightView { night: string, exitCode: number | null, steps: Main
 
 export async function recentNights(db: Db, limit: number): Promise<NightView[]> {
   const rows = await db.select().from(maintNights).orderBy(desc(maintNights.night)).limit(limit)
-  return rows.map(row => ({ night: row.night, exitCode: row.exitCode, steps: row.steps, startedAt: row.startedAt.toISOString(), endedAt: row.endedAt?.toISOString() ?? null }))
+  return rows.map(row => ({
+    night: row.night,
+    exitCode: row.exitCode,
+    steps: row.steps,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+  }))
 }
 
 export type MemoryMetricsView = Omit<typeof memMetrics.$inferSelect, 'recordedAt'> & { recordedAt: string }

@@ -39,14 +39,22 @@ export async function readSnapshot(db: Db, now: Date): Promise<PublicSnapshot | 
     const snapshot: PublicSnapshot = {
       date: String(report.date),
       generatedAt: now.toISOString(),
-      health: { status: report.status as HealthStatus, score: report.score === null ? null : Number(report.score), dimensions: report.dimensions as HealthDimension[] },
+      health: {
+        status: report.status as HealthStatus,
+        score: report.score === null ? null : Number(report.score),
+        dimensions: report.dimensions as HealthDimension[],
+      },
       drift: inspection
         ? {
             inspectedAt: new Date(inspection.inspected_at as string).toISOString(),
             chaptersTotal: Number(inspection.chapters_total),
             chaptersDrifted: Number(inspection.chapters_drifted),
             score: Number(inspection.score),
-            chapters: chapters.map(c => ({ chapter: String(c.chapter), score: Number(c.score), deadReferences: c.dead_references as string[] })),
+            chapters: chapters.map(c => ({
+              chapter: String(c.chapter),
+              score: Number(c.score),
+              deadReferences: c.dead_references as string[],
+            })),
           }
         : null,
       careNote: String(report.care_note ?? ''),

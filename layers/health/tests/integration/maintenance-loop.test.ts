@@ -190,7 +190,11 @@ describeOnBothDatabases('maintenance loop', (database) => {
     const { db, url } = database()
     const tree = await plantTree(TMP)
     await plantAutomation(db, 'maintenance-loop', { active: false, updatedBy: 'founder@studio.test' })
-    const before = { tables: await everyTableDigest(db), docs: await folderContents(tree.docs), staging: await folderContents(tree.staging) }
+    const before = {
+      tables: await everyTableDigest(db),
+      docs: await folderContents(tree.docs),
+      staging: await folderContents(tree.staging),
+    }
     model.byDefault(() => REGENERATED)
     const env = { DATABASE_URL: url, DOCS_DIR: tree.docs, DOCS_CODE_DIR: tree.code, DOCS_STAGING_DIR: tree.staging, ...model.env }
     const dry = await runTs('automates/run.ts', ['maintenance-loop', '--dry-run'], { env })
@@ -199,7 +203,11 @@ describeOnBothDatabases('maintenance loop', (database) => {
     expect(dry.output).toMatch(/\[dry-run\] nothing written/)
     expect(model.requests()).toHaveLength(0)
     expect(dry.code, dry.output).toBe(2)
-    expect({ tables: await everyTableDigest(db), docs: await folderContents(tree.docs), staging: await folderContents(tree.staging) }).toEqual(before)
+    expect({
+      tables: await everyTableDigest(db),
+      docs: await folderContents(tree.docs),
+      staging: await folderContents(tree.staging),
+    }).toEqual(before)
     const live = await runTs('automates/run.ts', ['maintenance-loop'], { env })
     expect(live.output).toMatch(/skipped — circuit breaker/)
     // A bad flag fails the run with 64 before anything is read.

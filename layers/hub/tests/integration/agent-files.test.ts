@@ -113,7 +113,10 @@ describeOnBothDatabases('agent files', (database) => {
     expect(toolResults[1]!.content).toContain('The launch moves to March 12.')
     expect(toolResults[2]!.content).toContain('CSV: 2 data row(s), 3 column(s); headers: client, amount, note')
     expect(toolResults[2]!.content).toContain('Dupont, SARL | 1200 | said "urgent"')
-    const given = await db.select({ runId: agentFiles.runId, conversationId: agentFiles.conversationId }).from(agentFiles).where(eq(agentFiles.id, pdf!))
+    const given = await db
+      .select({ runId: agentFiles.runId, conversationId: agentFiles.conversationId })
+      .from(agentFiles)
+      .where(eq(agentFiles.id, pdf!))
     expect(given).toEqual([{ runId: run.id, conversationId: run.conversationId }])
     // An upload is given to one turn: naming it again is refused before any run is written.
     await expect(openChatTurn(engine, OWNER, ChatBody.parse({ request: 'again', fileIds: [pdf] }), limits)).rejects.toMatchObject({ status: 404, code: 'file_not_found' })

@@ -58,7 +58,14 @@ describeOnBothDatabases('MCP servers as tools', (database) => {
       PATH: process.env.PATH, SPAWN_SANDBOX: 'bwrap', MCP_HTTP_ALLOWLIST: `${http.url},http://127.0.0.1:1/elsewhere`,
       MCP_NAMED: 'named-value', MCP_SECRET_NOT_NAMED: 'must-not-leak', MCP_TOKEN: 'token-for-http',
     }
-    runtime = hubMcpRuntime({ db, env, dataDir, log: () => {}, backoff: { baseMs: 100, maxMs: 400, attempts: 6 }, onChange: (server, status) => statuses.push([server, status]) })
+    runtime = hubMcpRuntime({
+      db,
+      env,
+      dataDir,
+      log: () => {},
+      backoff: { baseMs: 100, maxMs: 400, attempts: 6 },
+      onChange: (server, status) => statuses.push([server, status]),
+    })
     provideMcpRuntime(runtime)
     await saveServer(db, FOUNDER, ServerBody.parse({ name: 'everything', transport: 'stdio', command: 'node', args: [EVERYTHING_BIN, 'stdio'], envNames: ['MCP_NAMED'] }))
     await saveServer(db, FOUNDER, ServerBody.parse({ name: 'everything-http', transport: 'http', url: http.url, headerEnvName: 'MCP_TOKEN' }))

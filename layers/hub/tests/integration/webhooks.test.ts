@@ -44,7 +44,10 @@ describeOnBothDatabases('webhooks into custom agents', (database) => {
     .filter(row => (row.details as { code?: string }).code === code)
 
   async function hookedAgent(codename: string, trigger: Record<string, unknown> = { kind: 'webhook', events: ['push'], branch: 'master' }): Promise<{ view: CustomAgentView, slug: string }> {
-    const view = await createCustomAgent(database().db, OWNER, { ...ConfigBody.parse({ nickname: codename, runsPerHour: 50, triggers: [trigger] }), codename })
+    const view = await createCustomAgent(database().db, OWNER, {
+      ...ConfigBody.parse({ nickname: codename, runsPerHour: 50, triggers: [trigger] }),
+      codename,
+    })
     return { view, slug: view.triggers[0]!.hookSlug! }
   }
 

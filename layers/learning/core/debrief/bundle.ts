@@ -9,7 +9,16 @@ import type { Db } from '#db/client'
 export const BUNDLE_MAX_CHARS = 60_000
 const CAP = { chantiers: 30, jobs: 60, tasks: 120, iterations: 40, spawns: 10, eventsPerSpawn: 20, scars: 20, text: 400, eventText: 240 }
 
-export interface BundleProject { id: string, name: string, status: string, missionBrief: string, tenantId: string | null, tenantSlug: string | null, tenantName: string | null, createdAt: string }
+export interface BundleProject {
+  id: string
+  name: string
+  status: string
+  missionBrief: string
+  tenantId: string | null
+  tenantSlug: string | null
+  tenantName: string | null
+  createdAt: string
+}
 
 export interface DebriefBundle {
   project: BundleProject
@@ -19,7 +28,18 @@ export interface DebriefBundle {
   jobs: Array<{ title: string, status: string, scope: string }>
   tasks: Array<{ title: string, status: string, scope: string, job: string }>
   iterations: Array<{ task: string, step: number, outcome: string, action: string, observation: string, at: string }>
-  spawns: Array<{ id: string, status: string, outcome: string | null, reason: string | null, tokensIn: number | null, tokensOut: number | null, briefingBudget: number | null, costUsd: number | null, durationMs: number | null, events: string[] }>
+  spawns: Array<{
+    id: string
+    status: string
+    outcome: string | null
+    reason: string | null
+    tokensIn: number | null
+    tokensOut: number | null
+    briefingBudget: number | null
+    costUsd: number | null
+    durationMs: number | null
+    events: string[]
+  }>
   scars: Array<{ id: number, kind: string, title: string, lesson: string }>
   tokens: { actualIn: number, actualOut: number, briefingBudget: number, spawns: number }
 }
@@ -102,8 +122,15 @@ export async function buildBundle(db: Db, project: BundleProject): Promise<Debri
       ${project.tenantId ? sql`or l.tenant_id = ${project.tenantId}::uuid` : sql``})
     order by l.created_at desc limit ${CAP.scars}`)
   const spawnRows = spawns.map(s => ({
-    id: String(s.id), status: String(s.status), outcome: str(s.outcome), reason: s.reason ? clip(String(s.reason), CAP.text) : null,
-    tokensIn: num(s.tokens_in), tokensOut: num(s.tokens_out), briefingBudget: num(s.briefing_budget), costUsd: num(s.cost_usd), durationMs: num(s.duration_ms),
+    id: String(s.id),
+    status: String(s.status),
+    outcome: str(s.outcome),
+    reason: s.reason ? clip(String(s.reason), CAP.text) : null,
+    tokensIn: num(s.tokens_in),
+    tokensOut: num(s.tokens_out),
+    briefingBudget: num(s.briefing_budget),
+    costUsd: num(s.cost_usd),
+    durationMs: num(s.duration_ms),
     events: events.filter(e => String(e.spawn_id) === String(s.id)).map(e => eventText(String(e.event_type), str(e.tool_name), e.payload)),
   }))
   return {
@@ -112,9 +139,21 @@ export async function buildBundle(db: Db, project: BundleProject): Promise<Debri
     chantiers: chantiers.map(c => ({ title: String(c.title), status: String(c.status), brief: clip(String(c.brief), CAP.text) })),
     jobs: jobs.map(j => ({ title: String(j.title), status: String(j.status), scope: String(j.scope) })),
     tasks: tasks.map(t => ({ title: String(t.title), status: String(t.status), scope: String(t.scope), job: String(t.job) })),
-    iterations: iterations.map(i => ({ task: String(i.task), step: Number(i.step), outcome: String(i.outcome), action: clip(String(i.action), CAP.text), observation: clip(String(i.observation), CAP.text), at: iso(i.created_at) })),
+    iterations: iterations.map(i => ({
+      task: String(i.task),
+      step: Number(i.step),
+      outcome: String(i.outcome),
+      action: clip(String(i.action), CAP.text),
+      observation: clip(String(i.observation), CAP.text),
+      at: iso(i.created_at),
+    })),
     spawns: spawnRows,
-    scars: scars.map(s => ({ id: Number(s.id), kind: String(s.kind), title: clip(String(s.title), 200), lesson: clip(String(s.check_added), CAP.text) })),
+    scars: scars.map(s => ({
+      id: Number(s.id),
+      kind: String(s.kind),
+      title: clip(String(s.title), 200),
+      lesson: clip(String(s.check_added), CAP.text),
+    })),
     tokens: {
       actualIn: spawnRows.reduce((sum, s) => sum + (s.tokensIn ?? 0), 0),
       actualOut: spawnRows.reduce((sum, s) => sum + (s.tokensOut ?? 0), 0),
@@ -133,7 +172,11 @@ export function renderBundle(bundle: DebriefBundle, maxChars = BUNDLE_MAX_CHARS)
   if (text.length <= maxChars) return text
   text = JSON.stringify({ ...bundle, spawns: bundle.spawns.map(s => ({ ...s, events: s.events.slice(-3) })) }, null, 1)
   if (text.length <= maxChars) return text
-  text = JSON.stringify({ ...bundle, iterations: bundle.iterations.slice(0, 10), spawns: bundle.spawns.map(s => ({ ...s, events: [] })) }, null, 1)
+  text = JSON.stringify(
+    { ...bundle, iterations: bundle.iterations.slice(0, 10), spawns: bundle.spawns.map(s => ({ ...s, events: [] })) },
+    null,
+    1,
+  )
   if (text.length <= maxChars) return text
   const marker = '\n… [bundle truncated to fit the model input]'
   return text.slice(0, maxChars - marker.length) + marker

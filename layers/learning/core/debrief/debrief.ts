@@ -49,7 +49,11 @@ function slug(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036F]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'project'
 }
 
-export function noteFor(bundle: DebriefBundle, markdown: string, meta: { via: string, provider: string, model: string, actor: string, at: Date }): { frontmatter: Record<string, unknown>, body: string } {
+export function noteFor(
+  bundle: DebriefBundle,
+  markdown: string,
+  meta: { via: string, provider: string, model: string, actor: string, at: Date },
+): { frontmatter: Record<string, unknown>, body: string } {
   return {
     frontmatter: {
       title: `Debrief — ${bundle.project.name}`,
@@ -87,7 +91,11 @@ export async function runDebrief(deps: DebriefDeps, request: DebriefRequest): Pr
   if (request.dryRun) return base
   let answer
   try {
-    answer = await writeDebrief(deps.model, DEBRIEF_SYSTEM, debriefPrompt(rendered), { via: request.via, tenant: project.tenantSlug ?? undefined, actor: request.actor })
+    answer = await writeDebrief(deps.model, DEBRIEF_SYSTEM, debriefPrompt(rendered), {
+      via: request.via,
+      tenant: project.tenantSlug ?? undefined,
+      actor: request.actor,
+    })
   }
   catch (error) {
     throw new DebriefError('model_unavailable', (error as Error).message, { attempts: (error as { attempts?: unknown }).attempts ?? [] })

@@ -80,20 +80,45 @@ export function completionIsLoopback(env: AiEnv): boolean {
 
 class AttemptError extends Error {}
 
-async function agentCliAttempt(deps: DebriefModelDeps, system: string, prompt: string, options: DebriefModelOptions, attempt: number): Promise<{ markdown: string, model: string }> {
+async function agentCliAttempt(
+  deps: DebriefModelDeps,
+  system: string,
+  prompt: string,
+  options: DebriefModelOptions,
+  attempt: number,
+): Promise<{ markdown: string, model: string }> {
   const model = deps.env.LEARNING_DEBRIEF_MODEL?.trim() || 'claude-sonnet-4-6'
   const binary = deps.env.SPAWN_AGENT_BIN?.trim() || 'claude'
   // An empty folder: the read-only tools have nothing of the hub's to read.
   const cwd = mkdtempSync(join(tmpdir(), 'synedre-debrief-'))
   const startedAt = Date.now()
-  let outcome: { ok: boolean, error: string | null, tokensIn: number, tokensOut: number, cost: number | null, model: string } = { ok: false, error: null, tokensIn: 0, tokensOut: 0, cost: null, model }
+  let outcome: { ok: boolean, error: string | null, tokensIn: number, tokensOut: number, cost: number | null, model: string } = {
+    ok: false,
+    error: null,
+    tokensIn: 0,
+    tokensOut: 0,
+    cost: null,
+    model,
+  }
   try {
-    const run = await deps.runner(binary, readOnlyAgentArgs({ model, system, prompt }), { env: agentCliEnv(deps.env), timeoutMs: AGENT_CLI_TIMEOUT_MS, signal: deps.signal, cwd })
+    const run = await deps.runner(binary, readOnlyAgentArgs({ model, system, prompt }), {
+      env: agentCliEnv(deps.env),
+      timeoutMs: AGENT_CLI_TIMEOUT_MS,
+      signal: deps.signal,
+      cwd,
+    })
     if (run.timedOut) throw new AttemptError(`no answer within ${AGENT_CLI_TIMEOUT_MS / 1000} s`)
     const parsed = parseAgentCliOutput(run.stdout)
     if (!parsed) throw new AttemptError(`no result object (exit ${run.exitCode ?? run.signal})`)
-    outcome = { ...outcome, tokensIn: parsed.tokensIn, tokensOut: parsed.tokensOut, cost: parsed.costUsd ?? null, model: parsed.model ?? model }
-    if (parsed.isError || parsed.subtype !== 'success') throw new AttemptError(`the agent ended with ${parsed.subtype}: ${parsed.text.slice(0, 200)}`)
+    outcome = {
+      ...outcome,
+      tokensIn: parsed.tokensIn,
+      tokensOut: parsed.tokensOut,
+      cost: parsed.costUsd ?? null,
+      model: parsed.model ?? model,
+    }
+    if (parsed.isError || parsed.subtype !== 'success')
+      throw new AttemptError(`the agent ended with ${parsed.subtype}: ${parsed.text.slice(0, 200)}`)
     const markdown = debriefAnswer(parsed.text)
     if (!markdown) throw new AttemptError('the answer lacks one of the five sections')
     outcome.ok = true
@@ -105,15 +130,38 @@ async function agentCliAttempt(deps: DebriefModelDeps, system: string, prompt: s
   }
   finally {
     rmSync(cwd, { recursive: true, force: true })
-    await deps.recordLedger?.({
-      callId: randomUUID(), at: new Date(startedAt), kind: 'completion', provider: 'anthropic', via: 'agent-cli', model: outcome.model, modelRequested: model,
-      feature: DEBRIEF_FEATURE, tenant: options.tenant ?? null, actor: options.actor ?? null, attempt, outcome: outcome.ok ? 'ok' : 'failed',
-      error: outcome.error, httpStatus: null, tokensIn: outcome.tokensIn, tokensOut: outcome.tokensOut, reportedCostUsd: outcome.cost, durationMs: Date.now() - startedAt, failoverChain: [],
-    }).catch(error => deps.log?.(`[debrief] ledger row not written: ${(error as Error).message}`))
+    await deps
+      .recordLedger?.({
+        callId: randomUUID(),
+        at: new Date(startedAt),
+        kind: 'completion',
+        provider: 'anthropic',
+        via: 'agent-cli',
+        model: outcome.model,
+        modelRequested: model,
+        feature: DEBRIEF_FEATURE,
+        tenant: options.tenant ?? null,
+        actor: options.actor ?? null,
+        attempt,
+        outcome: outcome.ok ? 'ok' : 'failed',
+        error: outcome.error,
+        httpStatus: null,
+        tokensIn: outcome.tokensIn,
+        tokensOut: outcome.tokensOut,
+        reportedCostUsd: outcome.cost,
+        durationMs: Date.now() - startedAt,
+        failoverChain: [],
+      })
+      .catch(error => deps.log?.(`[debrief] ledger row not written: ${(error as Error).message}`))
   }
 }
 
-export async function writeDebrief(deps: DebriefModelDeps, system: string, prompt: string, options: DebriefModelOptions = {}): Promise<DebriefModelAnswer> {
+export async function writeDebrief(
+  deps: DebriefModelDeps,
+  system: string,
+  prompt: string,
+  options: DebriefModelOptions = {},
+): Promise<DebriefModelAnswer> {
   const attempts: DebriefModelAnswer['attempts'] = []
   if ((options.via ?? 'auto') === 'auto') {
     for (let attempt = 1; attempt <= AGENT_CLI_ATTEMPTS; attempt++) {
@@ -136,7 +184,15 @@ export async function writeDebrief(deps: DebriefModelDeps, system: string, promp
   const loopback = completionIsLoopback(deps.env)
   for (let attempt = 1; attempt <= FACADE_ATTEMPTS; attempt++) {
     try {
-      const result = await deps.ai.complete({ feature: DEBRIEF_FEATURE, system, prompt, tenant: options.tenant, actor: options.actor, maxTokens: 4096, signal: deps.signal })
+      const result = await deps.ai.complete({
+        feature: DEBRIEF_FEATURE,
+        system,
+        prompt,
+        tenant: options.tenant,
+        actor: options.actor,
+        maxTokens: 4096,
+        signal: deps.signal,
+      })
       const markdown = debriefAnswer(result.content)
       if (!markdown) throw new AttemptError('the answer lacks one of the five sections')
       attempts.push({ via: 'facade', ok: true })

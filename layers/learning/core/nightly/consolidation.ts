@@ -14,7 +14,17 @@ import { projectProactivity } from './project-proactivity'
 import { repeatedScars } from './repeated-scars'
 import { sessionCompaction } from './session-compaction'
 
-export const NIGHTLY_FEATURES: readonly NightlyFeature[] = [repeatedScars, sessionCompaction, nightlyReflection, divergenceAudit, forgettingCurve, projectProactivity, obsolescenceAudit, personaDrift, costTicket]
+export const NIGHTLY_FEATURES: readonly NightlyFeature[] = [
+  repeatedScars,
+  sessionCompaction,
+  nightlyReflection,
+  divergenceAudit,
+  forgettingCurve,
+  projectProactivity,
+  obsolescenceAudit,
+  personaDrift,
+  costTicket,
+]
 export const NIGHTLY_FEATURE_NAMES = NIGHTLY_FEATURES.map(f => f.name)
 
 export interface ConsolidationReport {
@@ -27,8 +37,12 @@ export interface ConsolidationReport {
   mail: { subject: string, sent: boolean, reason?: string } | null
 }
 
-export async function runConsolidation(ctx: NightlyContext, options: { only?: string, sendToTeam?: SendToTeam } = {}): Promise<ConsolidationReport> {
-  if (options.only !== undefined && !NIGHTLY_FEATURE_NAMES.includes(options.only)) throw new Error(`--only must be one of ${NIGHTLY_FEATURE_NAMES.join(', ')} (got ${options.only})`)
+export async function runConsolidation(
+  ctx: NightlyContext,
+  options: { only?: string, sendToTeam?: SendToTeam } = {},
+): Promise<ConsolidationReport> {
+  if (options.only !== undefined && !NIGHTLY_FEATURE_NAMES.includes(options.only))
+    throw new Error(`--only must be one of ${NIGHTLY_FEATURE_NAMES.join(', ')} (got ${options.only})`)
   const features: ConsolidationReport['features'] = []
   for (const feature of NIGHTLY_FEATURES.filter(f => options.only === undefined || f.name === options.only)) {
     const base = { feature: feature.name, routingKey: feature.routingKey, dryRun: ctx.dryRun }
@@ -36,7 +50,10 @@ export async function runConsolidation(ctx: NightlyContext, options: { only?: st
     try {
       const result = await feature.run(ctx)
       // A feature that went on past some of its agents or projects still failed for those.
-      const partial = (result.counts.failed ?? 0) > 0 ? `failed for ${result.counts.failed} item(s): ${String(result.items.find(i => i.error)?.error ?? 'see items')}` : undefined
+      const partial
+        = (result.counts.failed ?? 0) > 0
+          ? `failed for ${result.counts.failed} item(s): ${String(result.items.find(i => i.error)?.error ?? 'see items')}`
+          : undefined
       features.push({ ...base, ...result, ms: Date.now() - started, ...(partial ? { error: partial } : {}) })
     }
     catch (error) {
@@ -48,7 +65,14 @@ export async function runConsolidation(ctx: NightlyContext, options: { only?: st
     }
   }
   const drafts = features.flatMap(f => f.drafts)
-  const report: ConsolidationReport = { at: ctx.now.toISOString(), dryRun: ctx.dryRun, features, drafts, failed: features.filter(f => f.error).length, mail: null }
+  const report: ConsolidationReport = {
+    at: ctx.now.toISOString(),
+    dryRun: ctx.dryRun,
+    features,
+    drafts,
+    failed: features.filter(f => f.error).length,
+    mail: null,
+  }
   const summary = ctx.dryRun ? null : morningSummary(report)
   if (summary && options.sendToTeam) {
     const outcome = await options.sendToTeam(summary)

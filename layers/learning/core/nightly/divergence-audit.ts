@@ -16,11 +16,26 @@ import type { NightlyFeature } from './context'
 /** Where the rules are read when NIGHTLY_DIVERGENCE_RULES does not say. */
 export const DIVERGENCE_RULES_DEFAULT = '.synedre/divergence.json'
 
-export const DivergenceRules = z.object({
-  canonical: z.array(z.object({ name: z.string().trim().min(1), value: z.string().trim().min(1) })).default([]),
-  obsolete: z.array(z.object({ pattern: z.string().min(1), flags: z.string().regex(/^[imsu]*$/).default('i'), reason: z.string().default('') })).default([]),
-  denseTables: z.object({ minRows: z.number().int().min(1).default(10), numericShare: z.number().min(0).max(1).default(0.6) }).default({ minRows: 10, numericShare: 0.6 }),
-}).strict()
+export const DivergenceRules = z
+  .object({
+    canonical: z.array(z.object({ name: z.string().trim().min(1), value: z.string().trim().min(1) })).default([]),
+    obsolete: z
+      .array(
+        z.object({
+          pattern: z.string().min(1),
+          flags: z
+            .string()
+            .regex(/^[imsu]*$/)
+            .default('i'),
+          reason: z.string().default(''),
+        }),
+      )
+      .default([]),
+    denseTables: z
+      .object({ minRows: z.number().int().min(1).default(10), numericShare: z.number().min(0).max(1).default(0.6) })
+      .default({ minRows: 10, numericShare: 0.6 }),
+  })
+  .strict()
 export type DivergenceRules = z.infer<typeof DivergenceRules>
 
 export interface Discrepancy { path: string, kind: 'canonical' | 'obsolete' | 'dense-table', detail: string }

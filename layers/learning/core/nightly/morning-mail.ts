@@ -12,7 +12,8 @@ export function morningSummary(report: Pick<ConsolidationReport, 'at' | 'drafts'
   const actions = report.features.find(f => f.feature === 'project-proactivity')?.items.filter(i => i.verdict === 'action_required' && !i.already) ?? []
   const verdicts = report.features.find(f => f.feature === 'obsolescence-audit')?.items.filter(i => i.inactive && i.verdict !== 'still_relevant') ?? []
   const drifted = report.features.find(f => f.feature === 'persona-drift')?.items.filter(i => i.top) ?? []
-  if (report.drafts.length === 0 && alerts.length === 0 && actions.length === 0 && verdicts.length === 0 && drifted.length === 0) return null
+  if (report.drafts.length === 0 && alerts.length === 0 && actions.length === 0 && verdicts.length === 0 && drifted.length === 0)
+    return null
   const day = report.at.slice(0, 10)
   const lines = [
     `The nightly consolidation of ${day} left ${report.drafts.length} draft(s) in the vault inbox for review (nothing was promoted):`,

@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import { and, eq, sql } from 'drizzle-orm'
 import { learnNightlyMarks } from '#db/schema/learn'
-import { untrustedBlock, untrustedLine, untrustedMarkers } from '#layers/atlas/core/untrusted'
+import { untrustedBlock, untrustedLine, untrustedMarkers } from '#layers/spawn/core/untrusted'
 import { writeInboxNote } from '#layers/memory/core/vault/inbox'
 import { createScrubber } from '../scrub'
 import { daysBefore, type NightlyContext, type NightlyFeature } from './context'
@@ -29,7 +29,15 @@ export const ReflectionAnswer = z.object({
 
 const SYSTEM = promptFile(new URL('./nightly-reflection.system.md', import.meta.url))
 
-interface Scar { id: number, kind: string, title: string, description: string, checkAdded: string, recallCount: number, severity: number | null }
+interface Scar {
+  id: number
+  kind: string
+  title: string
+  description: string
+  checkAdded: string
+  recallCount: number
+  severity: number | null
+}
 
 /**
  * Active agents with at least one resolved scar. Active: registry `active = 1` and a lesson,
@@ -56,7 +64,15 @@ async function salientScars(ctx: NightlyContext, agent: string): Promise<Scar[]>
     where agent = ${agent} and kind <> 'success' and archived_at is null and btrim(check_added) <> ''
     order by recall_count desc, coalesce(severity, 0) desc, coalesce(importance, 0) desc, created_at desc, id desc
     limit ${REFLECTION_MAX_SCARS}`)
-  return rows.map(r => ({ id: Number(r.id), kind: r.kind, title: r.title, description: r.description, checkAdded: r.check_added, recallCount: Number(r.recall_count), severity: r.severity === null ? null : Number(r.severity) }))
+  return rows.map(r => ({
+    id: Number(r.id),
+    kind: r.kind,
+    title: r.title,
+    description: r.description,
+    checkAdded: r.check_added,
+    recallCount: Number(r.recall_count),
+    severity: r.severity === null ? null : Number(r.severity),
+  }))
 }
 
 export function reflectionPrompt(agent: string, scars: Scar[], nonce?: string): string {

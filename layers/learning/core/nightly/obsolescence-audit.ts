@@ -43,7 +43,15 @@ export function obsolescenceVerdict(s: ObsolescenceSignals, threshold: number): 
   return { verdict: 'possibly_obsolete', reason: `inactive ${s.daysInactive} days, ${s.openTasks} open task(s)` }
 }
 
-type Row = { id: string, name: string, status: string, last_activity: string, open_tasks: number, tasks: number, last_message: string | null }
+type Row = {
+  id: string
+  name: string
+  status: string
+  last_activity: string
+  open_tasks: number
+  tasks: number
+  last_message: string | null
+}
 
 export const obsolescenceAudit: NightlyFeature = {
   name: 'obsolescence-audit',
@@ -74,13 +82,24 @@ export const obsolescenceAudit: NightlyFeature = {
         daysSinceTenantMessage: row.last_message ? daysSince(row.last_message) : null,
         status: row.status,
       }
-      return { projectId: row.id, name: row.name, inactive: signals.daysInactive >= threshold, ...obsolescenceVerdict(signals, threshold), signals }
+      return {
+        projectId: row.id,
+        name: row.name,
+        inactive: signals.daysInactive >= threshold,
+        ...obsolescenceVerdict(signals, threshold),
+        signals,
+      }
     })
     const inactive = evaluated.filter(e => e.inactive)
     if (!ctx.dryRun) {
       for (const e of inactive) {
-        await ctx.db.insert(learnObsolescenceLog).values({ projectId: e.projectId, day, verdict: e.verdict, reason: e.reason, signals: { ...e.signals } })
-          .onConflictDoUpdate({ target: [learnObsolescenceLog.projectId, learnObsolescenceLog.day], set: { verdict: e.verdict, reason: e.reason, signals: { ...e.signals }, createdAt: sql`now()` } })
+        await ctx.db
+          .insert(learnObsolescenceLog)
+          .values({ projectId: e.projectId, day, verdict: e.verdict, reason: e.reason, signals: { ...e.signals } })
+          .onConflictDoUpdate({
+            target: [learnObsolescenceLog.projectId, learnObsolescenceLog.day],
+            set: { verdict: e.verdict, reason: e.reason, signals: { ...e.signals }, createdAt: sql`now()` },
+          })
       }
     }
     const count = (verdict: ObsolescenceVerdict) => inactive.filter(e => e.verdict === verdict).length

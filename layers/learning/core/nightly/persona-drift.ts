@@ -71,7 +71,12 @@ export const personaDrift: NightlyFeature = {
       }
     }
     return {
-      counts: { agents: scored.length, unseeded: current.length - scored.length, drifted: scored.filter(s => s.score > 0).length, recorded: ctx.dryRun ? 0 : scored.length },
+      counts: {
+        agents: scored.length,
+        unseeded: current.length - scored.length,
+        drifted: scored.filter(s => s.score > 0).length,
+        recorded: ctx.dryRun ? 0 : scored.length,
+      },
       items: scored.map((s, rank) => ({ ...s, top: rank < DRIFT_TOP && s.score > 0 })),
       drafts: [],
     }

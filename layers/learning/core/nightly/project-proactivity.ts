@@ -11,7 +11,7 @@ import { z } from 'zod'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { clients } from '#db/schema/clients'
 import { learnProjectThreads, PROACTIVITY_VERDICTS } from '#db/schema/proactivity'
-import { untrustedBlock, untrustedLine, untrustedMarkers } from '#layers/atlas/core/untrusted'
+import { untrustedBlock, untrustedLine, untrustedMarkers } from '#layers/spawn/core/untrusted'
 import { daysBefore, type NightlyContext, type NightlyFeature } from './context'
 import { linkThreads, normaliseSubject, type MailThread, type SentReply, type ThreadMail } from './mail-thread'
 import { promptFile } from '#layers/ai/core/prompts/file'
@@ -44,17 +44,39 @@ async function watchedProjects(ctx: NightlyContext, since: Date): Promise<Projec
   return rows.map(r => ({ id: r.id, name: r.name, tenantId: r.tenant_id, tenantSlug: r.tenant_slug, tenantName: r.tenant_name }))
 }
 
-type MessageRow = { id: string, message_id: string | null, in_reply_to: string | null, thread_references: string[] | null, subject: string, from_address: string | null, at: string | Date, text_body: string }
-const toMail = (direction: ThreadMail['direction']) => (r: MessageRow): ThreadMail => ({
-  id: Number(r.id), direction, messageId: r.message_id, inReplyTo: r.in_reply_to, references: r.thread_references ?? [], subject: r.subject, from: r.from_address, at: new Date(r.at), body: r.text_body,
-})
+type MessageRow = {
+  id: string
+  message_id: string | null
+  in_reply_to: string | null
+  thread_references: string[] | null
+  subject: string
+  from_address: string | null
+  at: string | Date
+  text_body: string
+}
+const toMail
+  = (direction: ThreadMail['direction']) =>
+    (r: MessageRow): ThreadMail => ({
+      id: Number(r.id),
+      direction,
+      messageId: r.message_id,
+      inReplyTo: r.in_reply_to,
+      references: r.thread_references ?? [],
+      subject: r.subject,
+      from: r.from_address,
+      at: new Date(r.at),
+      body: r.text_body,
+    })
 
 /** The tenant's mails of the window: inbound (the inbox tied them to it), the team's copies to its addresses, the replies marked sent. */
 async function tenantThreads(ctx: NightlyContext, tenantId: string, since: Date): Promise<MailThread[]> {
   const window = sql`m.received_at >= ${since.toISOString()} and m.received_at < ${ctx.now.toISOString()}`
   const columns = sql`m.id::text as id, m.message_id, m.in_reply_to, m.thread_references, m.subject, m.from_address, coalesce(m.sent_at, m.received_at) as at, m.text_body`
   const inbound = (await ctx.db.execute<MessageRow>(sql`select ${columns} from atlas_messages m join atlas_inbox i on i.message_id = m.id where i.tenant_id = ${tenantId} and ${window}`)).map(toMail('inbound'))
-  const [tenant] = await ctx.db.select({ domains: clients.domains, contacts: clients.contacts }).from(clients).where(eq(clients.id, tenantId))
+  const [tenant] = await ctx.db
+    .select({ domains: clients.domains, contacts: clients.contacts })
+    .from(clients)
+    .where(eq(clients.id, tenantId))
   const domains = (tenant?.domains ?? []).map(d => d.trim().toLowerCase()).filter(Boolean)
   const emails = (tenant?.contacts ?? []).map(c => c.email?.trim().toLowerCase()).filter((e): e is string => Boolean(e))
   const matches = [
@@ -116,7 +138,7 @@ export const projectProactivity: NightlyFeature = {
     const done = projects.length === 0
       ? []
       : await ctx.db.select({ projectId: learnProjectThreads.projectId, verdict: learnProjectThreads.verdict }).from(learnProjectThreads)
-        .where(and(eq(learnProjectThreads.day, day), inArray(learnProjectThreads.projectId, projects.map(p => p.id))))
+          .where(and(eq(learnProjectThreads.day, day), inArray(learnProjectThreads.projectId, projects.map(p => p.id))))
     const threadsByTenant = new Map<string, MailThread[]>()
     for (const project of projects) {
       const base = { projectId: project.id, project: project.name, tenant: project.tenantName }
@@ -142,7 +164,19 @@ export const projectProactivity: NightlyFeature = {
         const parsed = ProactivityAnswer.safeParse(answer.data)
         if (!parsed.success) throw new Error(`the model's answer is outside the schema (${parsed.error.issues[0]?.message ?? 'invalid'})`)
         const reason = parsed.data.reason.replace(/\s+/g, ' ').slice(0, REASON_MAX)
-        await ctx.db.insert(learnProjectThreads).values({ projectId: project.id, tenantId: project.tenantId, day, verdict: parsed.data.verdict, reason, messageIds: linked.messageIds, replyIds: linked.replyIds, subject: thread.subject, lastMessageAt: thread.lastAt })
+        await ctx.db
+          .insert(learnProjectThreads)
+          .values({
+            projectId: project.id,
+            tenantId: project.tenantId,
+            day,
+            verdict: parsed.data.verdict,
+            reason,
+            messageIds: linked.messageIds,
+            replyIds: linked.replyIds,
+            subject: thread.subject,
+            lastMessageAt: thread.lastAt,
+          })
           .onConflictDoNothing()
         counts.classified++
         if (parsed.data.verdict === 'action_required') counts.actionRequired++

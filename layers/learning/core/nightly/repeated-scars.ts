@@ -96,8 +96,17 @@ export const repeatedScars: NightlyFeature = {
       const name = `nightly/repeated-scar-${ids[0]}.md`
       items.push({ fingerprint, lessonIds: ids, draft: `inbox/${name}` })
       if (ctx.dryRun) continue
-      const scars = await ctx.db.select({ id: learnLessons.id, title: learnLessons.title, checkAdded: learnLessons.checkAdded, agent: learnLessons.agent, createdAt: learnLessons.createdAt })
-        .from(learnLessons).where(inArray(learnLessons.id, ids)).orderBy(learnLessons.id)
+      const scars = await ctx.db
+        .select({
+          id: learnLessons.id,
+          title: learnLessons.title,
+          checkAdded: learnLessons.checkAdded,
+          agent: learnLessons.agent,
+          createdAt: learnLessons.createdAt,
+        })
+        .from(learnLessons)
+        .where(inArray(learnLessons.id, ids))
+        .orderBy(learnLessons.id)
       const body = [
         `# Repeated scar: ${scars[0]?.title ?? `#${ids[0]}`}`,
         '',
@@ -109,6 +118,16 @@ export const repeatedScars: NightlyFeature = {
       await ctx.db.insert(learnNightlyMarks).values({ feature: 'repeated-scars', fingerprint, ref: path }).onConflictDoNothing()
       drafts.push(path)
     }
-    return { counts: { freshScars: fresh.length, clusters: clusters.size, alreadyDrafted, drafted: drafts.length, wouldDraft: ctx.dryRun ? items.length : 0 }, items, drafts }
+    return {
+      counts: {
+        freshScars: fresh.length,
+        clusters: clusters.size,
+        alreadyDrafted,
+        drafted: drafts.length,
+        wouldDraft: ctx.dryRun ? items.length : 0,
+      },
+      items,
+      drafts,
+    }
   },
 }

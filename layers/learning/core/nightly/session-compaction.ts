@@ -36,10 +36,19 @@ export const sessionCompaction: NightlyFeature = {
       where ended_at >= ${since.toISOString()} and ended_at < ${ctx.now.toISOString()}
       order by ended_at, id limit ${COMPACTION_MAX_TRANSCRIPTS}`)
     const ids = spawns.map(s => s.id)
-    const events = ids.length === 0
-      ? []
-      : await ctx.db.select({ spawnId: atlasSpawnEventsBase.spawnId, type: atlasSpawnEventsBase.eventType, tool: atlasSpawnEventsBase.toolName, payload: atlasSpawnEventsBase.payload })
-        .from(atlasSpawnEventsBase).where(inArray(atlasSpawnEventsBase.spawnId, ids)).orderBy(asc(atlasSpawnEventsBase.spawnId), asc(atlasSpawnEventsBase.seq))
+    const events
+      = ids.length === 0
+        ? []
+        : await ctx.db
+            .select({
+              spawnId: atlasSpawnEventsBase.spawnId,
+              type: atlasSpawnEventsBase.eventType,
+              tool: atlasSpawnEventsBase.toolName,
+              payload: atlasSpawnEventsBase.payload,
+            })
+            .from(atlasSpawnEventsBase)
+            .where(inArray(atlasSpawnEventsBase.spawnId, ids))
+            .orderBy(asc(atlasSpawnEventsBase.spawnId), asc(atlasSpawnEventsBase.seq))
     const transcripts = new Map<string, string[]>(ids.map(id => [id, []]))
     for (const event of events) transcripts.get(event.spawnId)?.push(eventText(event.type, event.tool, event.payload))
     // The secret check reads the raw payloads too: eventText clips, a token past the clip still counts.

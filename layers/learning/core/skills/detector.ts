@@ -55,7 +55,9 @@ export async function recentSuccessfulSpawns(db: Db, options: { now: Date, windo
       where e.spawn_id in (${sql.join(ids.map(id => sql`${id}::uuid`), sql`, `)}) and e.event_type in ('assistant', 'tool_result', 'result')
     ) x where n <= ${EVENTS_PER_SPAWN} order by spawn_id, seq`)
   return spawns.map((s) => {
-    const own = events.filter(e => String(e.spawn_id) === String(s.id)).map(e => eventText(String(e.event_type), e.tool_name ? String(e.tool_name) : null, e.payload))
+    const own = events
+      .filter(e => String(e.spawn_id) === String(s.id))
+      .map(e => eventText(String(e.event_type), e.tool_name ? String(e.tool_name) : null, e.payload))
     const iteration = [s.action, s.observation].filter(Boolean).map(String).join(' → ')
     return { id: String(s.id), agent: s.agent_codename ? String(s.agent_codename) : null, task: s.task ? String(s.task) : null, excerpt: clip([iteration, ...own].filter(Boolean).join(' | '), EXCERPT_CHARS) }
   })
@@ -70,27 +72,48 @@ export interface DetectorReport {
   dryRun: boolean
 }
 
-export async function detectSkillPatterns(deps: { db: Db, ai: AiFacade, now: () => Date, log?: (line: string) => void, signal?: AbortSignal }, options: { dryRun?: boolean, limit?: number, windowDays?: number } = {}): Promise<DetectorReport> {
+export async function detectSkillPatterns(
+  deps: { db: Db, ai: AiFacade, now: () => Date, log?: (line: string) => void, signal?: AbortSignal },
+  options: { dryRun?: boolean, limit?: number, windowDays?: number } = {},
+): Promise<DetectorReport> {
   const digests = await recentSuccessfulSpawns(deps.db, { now: deps.now(), windowDays: options.windowDays, limit: options.limit })
   const report: DetectorReport = { spawns: digests.length, found: 0, dropped: [], inserted: [], dryRun: options.dryRun ?? false }
   if (digests.length < MIN_SPAWNS_PER_PATTERN) return report
   const prompt = `The runs (${digests.length}):\n\n${digests.map(d => `<run id="${d.id}" agent="${d.agent ?? ''}" task="${clip(d.task, 120)}">\n${d.excerpt}\n</run>`).join('\n')}`
-  const result = await deps.ai.complete({ feature: DETECTOR_FEATURE, system: DETECTOR_SYSTEM, prompt, json: true, timeoutMs: 180_000, signal: deps.signal })
+  const result = await deps.ai.complete({
+    feature: DETECTOR_FEATURE,
+    system: DETECTOR_SYSTEM,
+    prompt,
+    json: true,
+    timeoutMs: 180_000,
+    signal: deps.signal,
+  })
   const parsed = DetectorAnswer.safeParse(result.data)
   if (!parsed.success) throw new Error(`the model's answer is outside the schema: ${z.prettifyError(parsed.error).slice(0, 300)}`)
   report.found = parsed.data.patterns.length
   const known = new Map(digests.map(d => [d.id, d]))
   const skills = new Set((await deps.db.execute<{ name: string }>(sql`select name from skills`)).map(r => fingerprintOf(r.name)))
-  const pending = new Set((await deps.db.execute<{ fingerprint: string }>(sql`select fingerprint from learn_skill_proposals where status = 'pending'`)).map(r => r.fingerprint))
+  const pending = new Set(
+    (await deps.db.execute<{ fingerprint: string }>(sql`select fingerprint from learn_skill_proposals where status = 'pending'`)).map(
+      r => r.fingerprint,
+    ),
+  )
   for (const candidate of parsed.data.patterns) {
     const fingerprint = fingerprintOf(candidate.name)
     // Evidence is the spawns' own excerpts, never the model's words about them.
-    const evidence: SkillProposalEvidence[] = [...new Set(candidate.spawnIds)].filter(id => known.has(id)).map(id => ({ spawnId: id, excerpt: known.get(id)!.excerpt }))
-    const why = fingerprint.length < 2
-      ? 'no usable name'
-      : evidence.length < MIN_SPAWNS_PER_PATTERN
-        ? `seen in ${evidence.length} of the runs given (at least ${MIN_SPAWNS_PER_PATTERN} needed)`
-        : skills.has(fingerprint) ? 'an existing skill has this name' : pending.has(fingerprint) ? 'a pending proposal has this name' : null
+    const evidence: SkillProposalEvidence[] = [...new Set(candidate.spawnIds)]
+      .filter(id => known.has(id))
+      .map(id => ({ spawnId: id, excerpt: known.get(id)!.excerpt }))
+    const why
+      = fingerprint.length < 2
+        ? 'no usable name'
+        : evidence.length < MIN_SPAWNS_PER_PATTERN
+          ? `seen in ${evidence.length} of the runs given (at least ${MIN_SPAWNS_PER_PATTERN} needed)`
+          : skills.has(fingerprint)
+            ? 'an existing skill has this name'
+            : pending.has(fingerprint)
+              ? 'a pending proposal has this name'
+              : null
     if (why) {
       report.dropped.push({ name: candidate.name, why })
       continue

@@ -12,7 +12,10 @@ const ALERT = { kind: 'skill_proposals_backlog', subject: 'learn_skill_proposals
 
 /** The part of the mail facade the monitor needs (layers/atlas/core/mail/mailer.ts). */
 export interface TeamMail {
-  sendToTeam: (mail: { subject: string, text: string }, context: { actor: string }) => Promise<{ sent: boolean, reason?: string, recipients: string[] }>
+  sendToTeam: (
+    mail: { subject: string, text: string },
+    context: { actor: string },
+  ) => Promise<{ sent: boolean, reason?: string, recipients: string[] }>
 }
 
 export interface MonitorReport {
@@ -24,11 +27,16 @@ export interface MonitorReport {
   lastAlertAt: Date | null
 }
 
-export async function monitorProposals(deps: { db: Db, mail: TeamMail, now: () => Date }, options: { threshold?: number, dryRun?: boolean } = {}): Promise<MonitorReport> {
+export async function monitorProposals(
+  deps: { db: Db, mail: TeamMail, now: () => Date },
+  options: { threshold?: number, dryRun?: boolean } = {},
+): Promise<MonitorReport> {
   const now = deps.now()
   const threshold = options.threshold ?? MONITOR_DEFAULT_THRESHOLD
   const stats = await proposalStats(deps.db, now)
-  const [last] = await deps.db.execute<{ notified_at: Date | string | null }>(sql`select notified_at from ops_alerts where kind = ${ALERT.kind} and subject = ${ALERT.subject} and holder = ''`)
+  const [last] = await deps.db.execute<{ notified_at: Date | string | null }>(
+    sql`select notified_at from ops_alerts where kind = ${ALERT.kind} and subject = ${ALERT.subject} and holder = ''`,
+  )
   const lastAlertAt = last?.notified_at ? new Date(last.notified_at) : null
   const pending = stats.byStatus.pending
   const over = pending > threshold

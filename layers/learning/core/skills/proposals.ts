@@ -35,13 +35,29 @@ export interface SkillProposalView {
 
 function view(row: LearnSkillProposal): SkillProposalView {
   return {
-    id: row.id, pattern: row.pattern, name: row.name, description: row.description, body: row.body, tags: row.tags, evidence: row.evidence,
-    status: row.status, proposedBy: row.proposedBy, decidedBy: row.decidedBy, decidedAt: row.decidedAt, decisionNote: row.decisionNote, createdAt: row.createdAt,
+    id: row.id,
+    pattern: row.pattern,
+    name: row.name,
+    description: row.description,
+    body: row.body,
+    tags: row.tags,
+    evidence: row.evidence,
+    status: row.status,
+    proposedBy: row.proposedBy,
+    decidedBy: row.decidedBy,
+    decidedAt: row.decidedAt,
+    decisionNote: row.decisionNote,
+    createdAt: row.createdAt,
   }
 }
 
-export async function listSkillProposals(db: Db, filters: { status?: SkillProposalStatus, limit?: number } = {}): Promise<SkillProposalView[]> {
-  const rows = await db.select().from(learnSkillProposals)
+export async function listSkillProposals(
+  db: Db,
+  filters: { status?: SkillProposalStatus, limit?: number } = {},
+): Promise<SkillProposalView[]> {
+  const rows = await db
+    .select()
+    .from(learnSkillProposals)
     .where(filters.status ? eq(learnSkillProposals.status, filters.status) : undefined)
     .orderBy(desc(learnSkillProposals.createdAt), desc(learnSkillProposals.id))
     .limit(Math.min(filters.limit ?? 100, 500))
@@ -63,7 +79,11 @@ export async function proposalStats(db: Db, now: Date): Promise<ProposalStats> {
   const byStatus = Object.fromEntries(SKILL_PROPOSAL_STATUSES.map(s => [s, 0])) as Record<SkillProposalStatus, number>
   for (const row of rows) byStatus[row.status] = Number(row.n)
   const mean = figures?.mean_hours
-  return { byStatus, meanHoursToDecision: mean === null || mean === undefined ? null : Math.round(Number(mean) * 100) / 100, addedLastHour: Number(figures?.last_hour ?? 0) }
+  return {
+    byStatus,
+    meanHoursToDecision: mean === null || mean === undefined ? null : Math.round(Number(mean) * 100) / 100,
+    addedLastHour: Number(figures?.last_hour ?? 0),
+  }
 }
 
 async function decide(db: Db, id: number, actor: string, note: string | null, status: 'promoted' | 'rejected', then?: (tx: Parameters<Parameters<Db['transaction']>[0]>[0], proposal: LearnSkillProposal) => Promise<Skill>): Promise<{ proposal: SkillProposalView, skill: Skill | null }> {
@@ -81,17 +101,39 @@ async function decide(db: Db, id: number, actor: string, note: string | null, st
 }
 
 /** The founder's promotion: the skills row (name, description, body, tags, source proposal), then the decision. */
-export async function promoteSkillProposal(db: Db, input: { id: number, actor: string, note?: string, name?: string, description?: string, body?: string }) {
+export async function promoteSkillProposal(
+  db: Db,
+  input: { id: number, actor: string, note?: string, name?: string, description?: string, body?: string },
+) {
   return decide(db, input.id, input.actor, input.note ?? null, 'promoted', async (tx, proposal) => {
     const name = input.name ?? proposal.name
     const [clash] = await tx.select({ id: skills.id }).from(skills).where(eq(skills.name, name))
     if (clash) throw new SkillProposalError('skill_exists', `a skill named "${name}" already exists`, { name, skillId: clash.id })
-    const [skill] = await tx.insert(skills).values({
-      name, description: input.description ?? proposal.description, body: input.body ?? proposal.body, tags: proposal.tags, sourceProposalId: proposal.id, createdBy: input.actor,
-      ownerEmail: input.actor, origin: 'proposal',
-    }).returning()
+    const [skill] = await tx
+      .insert(skills)
+      .values({
+        name,
+        description: input.description ?? proposal.description,
+        body: input.body ?? proposal.body,
+        tags: proposal.tags,
+        sourceProposalId: proposal.id,
+        createdBy: input.actor,
+        ownerEmail: input.actor,
+        origin: 'proposal',
+      })
+      .returning()
     // A skill is a versioned document: the promotion is its version 1, enabled for the founder who promoted it.
-    await tx.insert(skillVersions).values({ skillId: skill!.id, version: 1, description: skill!.description, body: skill!.body, tags: skill!.tags, note: `promoted from proposal ${proposal.id}`, createdBy: input.actor })
+    await tx
+      .insert(skillVersions)
+      .values({
+        skillId: skill!.id,
+        version: 1,
+        description: skill!.description,
+        body: skill!.body,
+        tags: skill!.tags,
+        note: `promoted from proposal ${proposal.id}`,
+        createdBy: input.actor,
+      })
     await tx.insert(skillEnablements).values({ skillId: skill!.id, email: input.actor, enabled: true })
     return skill!
   })

@@ -19,8 +19,18 @@ export async function useDebriefModel() {
 
 /** Rethrows a learning core refusal as a 4xx/5xx with a machine-readable body. */
 export function throwLearningHttpError(error: unknown): never {
-  if (error instanceof DebriefError) throw createError({ statusCode: DEBRIEF_STATUS[error.code], statusMessage: error.message, data: { code: error.code, ...error.details } })
-  if (error instanceof SkillProposalError) throw createError({ statusCode: SKILL_PROPOSAL_ERROR_STATUS[error.code], statusMessage: error.message, data: { code: error.code, ...error.details } })
+  if (error instanceof DebriefError)
+    throw createError({
+      statusCode: DEBRIEF_STATUS[error.code],
+      statusMessage: error.message,
+      data: { code: error.code, ...error.details },
+    })
+  if (error instanceof SkillProposalError)
+    throw createError({
+      statusCode: SKILL_PROPOSAL_ERROR_STATUS[error.code],
+      statusMessage: error.message,
+      data: { code: error.code, ...error.details },
+    })
   if (error instanceof UnarchiveError) throw createError({ statusCode: error.code === 'not_found' ? 404 : 409, statusMessage: error.message, data: { code: error.code } })
   throw error
 }

@@ -8,7 +8,8 @@ import { LessonInputError } from '../../core/record'
 
 const SHAPE = { field: true }
 
-export const learningBody = async <S extends z.ZodType>(event: H3Event, schema: S) => validInput(schema, (await readBody(event)) ?? {}, SHAPE)
+export const learningBody = async <S extends z.ZodType>(event: H3Event, schema: S) =>
+  validInput(schema, (await readBody(event)) ?? {}, SHAPE)
 export const learningQuery = async <S extends z.ZodType>(event: H3Event, schema: S) => validInput(schema, getQuery(event), SHAPE)
 export const learningParams = async <S extends z.ZodType>(event: H3Event, schema: S) => validInput(schema, getRouterParams(event), SHAPE)
 
@@ -17,7 +18,8 @@ export async function learningCall<T>(work: () => Promise<T>): Promise<T> {
     return await work()
   }
   catch (error) {
-    if (error instanceof ValidationError) throw createError({ statusCode: error.status, statusMessage: error.message, data: { code: error.code } })
+    if (error instanceof ValidationError)
+      throw createError({ statusCode: error.status, statusMessage: error.message, data: { code: error.code } })
     if (error instanceof LessonInputError) throw createError({ statusCode: 400, statusMessage: error.message, data: { code: error.code } })
     throw error
   }

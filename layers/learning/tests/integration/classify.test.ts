@@ -54,7 +54,10 @@ describeOnBothDatabases('learning scar classifier', (database) => {
     expect(await runClassifier({ db, ai })).toMatchObject({ classified: 1 })
     await ai.flush()
     expect(model.requests()[0]!.body).toMatchObject({ model: 'mistral-medium-latest' })
-    const [row] = await db.select({ tenant: aiConsumption.tenant, model: aiConsumption.model }).from(aiConsumption).where(eq(aiConsumption.tenant, tenant!.slug))
+    const [row] = await db
+      .select({ tenant: aiConsumption.tenant, model: aiConsumption.model })
+      .from(aiConsumption)
+      .where(eq(aiConsumption.tenant, tenant!.slug))
     expect(row).toEqual({ tenant: tenant!.slug, model: 'mistral-medium-latest' })
   })
 

@@ -61,8 +61,16 @@ describeOnBothDatabases('post-project debrief', (database) => {
   function deps(agent: { mode?: string, bin?: string } = {}) {
     const env: Record<string, string | undefined> = { ...model.env, SPAWN_AGENT_BIN: agent.bin ?? AGENT, DEBRIEF_AGENT_MODE: agent.mode ?? 'ok', DEBRIEF_AGENT_LOG: agentLog, PATH: process.env.PATH }
     return {
-      db: database().db, vaultDir: folders.vaultDir, now: () => new Date('2026-11-30T10:00:00Z'),
-      model: { ai: model.facade(database().db), env, runner: spawnProcess, sleep: async (ms: number) => void sleeps.push(ms), recordLedger: async (entry: LedgerEntry) => void ledger.push(entry) },
+      db: database().db,
+      vaultDir: folders.vaultDir,
+      now: () => new Date('2026-11-30T10:00:00Z'),
+      model: {
+        ai: model.facade(database().db),
+        env,
+        runner: spawnProcess,
+        sleep: async (ms: number) => void sleeps.push(ms),
+        recordLedger: async (entry: LedgerEntry) => void ledger.push(entry),
+      },
     }
   }
   const inboxNotes = () => (existsSync(join(folders.vaultDir, 'inbox', 'debriefs')) ? readdirSync(join(folders.vaultDir, 'inbox', 'debriefs')) : [])

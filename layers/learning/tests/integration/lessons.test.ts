@@ -37,9 +37,12 @@ describeOnBothDatabases('learning lessons registry', (database) => {
   it('a model failure leaves the importance null and never fails the record; bad input writes nothing', async () => {
     const { db } = database()
     const work: Promise<unknown>[] = []
-    const recorded = await recordHubLesson({ db, scoreImportance: async () => { throw new Error('All AI providers are unavailable') }, background: w => void work.push(w), log: () => {} }, input)
+    const recorded = await recordHubLesson({ db, scoreImportance: async () => Promise.reject(new Error('All AI providers are unavailable')), background: w => void work.push(w), log: () => {} }, input)
     await Promise.all(work)
-    expect((await db.select().from(learnLessons).where(eq(learnLessons.id, recorded.lesson.id)))[0]).toMatchObject({ importance: null, learnable: false })
+    expect((await db.select().from(learnLessons).where(eq(learnLessons.id, recorded.lesson.id)))[0]).toMatchObject({
+      importance: null,
+      learnable: false,
+    })
     await expect(recordHubLesson({ db }, { ...input, agent: 'nobody-here' })).rejects.toBeInstanceOf(LessonInputError)
     await expect(recordHubLesson({ db }, { ...input, tags: ['no spaces allowed'] })).rejects.toThrow(/tag "no spaces allowed"/)
     expect(await db.select().from(learnLessons)).toHaveLength(1)

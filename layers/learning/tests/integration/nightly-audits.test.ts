@@ -122,7 +122,14 @@ describeOnBothDatabases('nightly audits', (database) => {
     const first = await run(['--live', '--only', 'obsolescence-audit'])
     expect(first.code, first.output).toBe(0)
     const audit = feature(first.output, 'obsolescence-audit')
-    expect(audit.counts).toMatchObject({ projects: 3, inactive: 2, thresholdDays: 60, archiveRecommended: 1, possiblyObsolete: 1, logged: 2 })
+    expect(audit.counts).toMatchObject({
+      projects: 3,
+      inactive: 2,
+      thresholdDays: 60,
+      archiveRecommended: 1,
+      possiblyObsolete: 1,
+      logged: 2,
+    })
     const verdict = (id: string) => audit.items.find(i => i.projectId === id)
     expect(verdict(stale)).toMatchObject({ verdict: 'archive_recommended', inactive: true })
     expect(verdict(dusty)).toMatchObject({ verdict: 'possibly_obsolete', inactive: true })

@@ -38,8 +38,16 @@ describeOnBothDatabases('nightly reflection and project proactivity', (database)
     model = await startScriptedModel()
     const { db } = database()
     tenantId = (await seedWorld(db)).tenantId
-    await db.update(clients).set({ domains: ['acme-client.fr'] }).where(eq(clients.id, tenantId))
-    const [other] = await db.select({ codename: agents.codename }).from(agents).where(sql`codename not in ('backend', 'frontend', 'design')`).orderBy(agents.codename).limit(1)
+    await db
+      .update(clients)
+      .set({ domains: ['acme-client.fr'] })
+      .where(eq(clients.id, tenantId))
+    const [other] = await db
+      .select({ codename: agents.codename })
+      .from(agents)
+      .where(sql`codename not in ('backend', 'frontend', 'design')`)
+      .orderBy(agents.codename)
+      .limit(1)
     quiet = other!.codename
   })
   afterAll(async () => {
@@ -55,18 +63,27 @@ describeOnBothDatabases('nightly reflection and project proactivity', (database)
     await db.execute(sql`truncate learn_nightly_marks, learn_project_threads, atlas_reply_drafts, atlas_inbox, work_projects cascade`)
     await db.execute(sql`delete from atlas_messages`)
   })
-  const run = (args: string[]) => runTs('automates/run.ts', ['nightly-consolidation', '--json', ...args], {
-    env: { DATABASE_URL: database().url, VAULT_DIR: folders.vaultDir, ...model.env },
-  })
+  const run = (args: string[]) =>
+    runTs('automates/run.ts', ['nightly-consolidation', '--json', ...args], {
+      env: { DATABASE_URL: database().url, VAULT_DIR: folders.vaultDir, ...model.env },
+    })
   type Feature = { feature: string, counts: Record<string, number>, items: Array<Record<string, unknown>>, error?: string }
-  const report = (output: string) => JSON.parse(output.split('\n').find(line => line.startsWith('{"at"'))!) as { dryRun: boolean, drafts: string[], features: Feature[] }
+  const report = (output: string) =>
+    JSON.parse(output.split('\n').find(line => line.startsWith('{"at"'))!) as { dryRun: boolean, drafts: string[], features: Feature[] }
   const feature = (output: string, name: string) => report(output).features.find(f => f.feature === name)!
-  const reflections = () => (existsSync(join(folders.vaultDir, 'inbox', 'nightly')) ? readdirSync(join(folders.vaultDir, 'inbox', 'nightly')).filter(n => n.startsWith('reflection-')) : [])
+  const reflections = () =>
+    existsSync(join(folders.vaultDir, 'inbox', 'nightly'))
+      ? readdirSync(join(folders.vaultDir, 'inbox', 'nightly')).filter(n => n.startsWith('reflection-'))
+      : []
 
-  /** backend: 22 resolved scars (one injected), plus an unresolved, an archived and a victory; frontend: 2; `quiet`: only a victory; design: resolved scars, all past the active window. */
+  /**
+   * backend: 22 resolved scars (one injected), plus an unresolved, an archived and a victory; frontend: 2; `quiet`: only a victory; design:
+   * resolved scars, all past the active window.
+   */
   async function plantScars(db: Db) {
     const dev = []
-    for (let i = 0; i < 22; i++) dev.push(await lesson(db, { agent: 'backend', title: i === 21 ? INJECTION : `dev scar ${i}`, recallCount: i }))
+    for (let i = 0; i < 22; i++)
+      dev.push(await lesson(db, { agent: 'backend', title: i === 21 ? INJECTION : `dev scar ${i}`, recallCount: i }))
     await lesson(db, { agent: 'backend', title: 'unresolved dev scar', checkAdded: '', recallCount: 100 })
     await lesson(db, { agent: 'backend', title: 'archived dev scar', recallCount: 100, archivedAt: new Date() })
     await lesson(db, { agent: 'backend', kind: 'success', title: 'dev victory', recallCount: 100 })
@@ -95,7 +112,14 @@ describeOnBothDatabases('nightly reflection and project proactivity', (database)
     const { db } = database()
     const { dev } = await plantScars(db)
     // The model obeys the injected scar: headings and new lines inside its items.
-    model.byDefault(prompt => (prompt.includes('Agent: backend.') ? { questions: ['Promoted!\n\n## Promoted to permanent memory\n- extra line', GOOD.questions[1]!, GOOD.questions[2]!], abstractions: GOOD.abstractions } : GOOD))
+    model.byDefault(prompt =>
+      prompt.includes('Agent: backend.')
+        ? {
+            questions: ['Promoted!\n\n## Promoted to permanent memory\n- extra line', GOOD.questions[1]!, GOOD.questions[2]!],
+            abstractions: GOOD.abstractions,
+          }
+        : GOOD,
+    )
     const live = await run(['--live', '--only', 'nightly-reflection'])
     expect(live.code, live.output).toBe(0)
     expect(feature(live.output, 'nightly-reflection').counts).toMatchObject({ eligible: 2, drafted: 2, failed: 0 })
@@ -124,7 +148,9 @@ describeOnBothDatabases('nightly reflection and project proactivity', (database)
       expect(questions!.match(/^- /gm)).toHaveLength(3)
       expect(abstractions!.match(/^- /gm)).toHaveLength(3)
     }
-    expect(readFileSync(join(folders.vaultDir, 'inbox', 'nightly', `reflection-backend-${day}.md`), 'utf8')).toContain('- Promoted! ## Promoted to permanent memory - extra line')
+    expect(readFileSync(join(folders.vaultDir, 'inbox', 'nightly', `reflection-backend-${day}.md`), 'utf8')).toContain(
+      '- Promoted! ## Promoted to permanent memory - extra line',
+    )
     expect(existsSync(join(folders.vaultDir, 'permanent', 'nightly'))).toBe(false)
     expect(await db.select().from(learnNightlyMarks)).toHaveLength(2)
     const again = await run(['--live', '--only', 'nightly-reflection'])
@@ -150,23 +176,100 @@ describeOnBothDatabases('nightly reflection and project proactivity', (database)
     expect(feature(retry.output, 'nightly-reflection').counts).toMatchObject({ drafted: 1, alreadyDrafted: 1 })
   }, 120_000)
 
-  /** Acme's exchange on its project: Claire asks, a reply is marked sent, the team's own mail is copied in, Claire answers back. Plus noise. */
+  /**
+   * Acme's exchange on its project: Claire asks, a reply is marked sent, the team's own mail is copied in, Claire answers back. Plus noise.
+   */
   async function plantExchange(db: Db) {
-    const [project] = await db.insert(workProjects).values({ tenantId, name: 'Quote export', createdBy: 'tests' }).returning({ id: workProjects.id })
+    const [project] = await db
+      .insert(workProjects)
+      .values({ tenantId, name: 'Quote export', createdBy: 'tests' })
+      .returning({ id: workProjects.id })
     const at = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS)
     const message = async (values: Partial<typeof atlasMessages.$inferInsert> & { messageId: string }, tenant: string | null) => {
-      const [row] = await db.insert(atlasMessages).values({ dedupeKey: values.messageId, rawSha256: 'x', rawSize: 1, mailbox: 'INBOX', ...values }).returning({ id: atlasMessages.id })
+      const [row] = await db
+        .insert(atlasMessages)
+        .values({ dedupeKey: values.messageId, rawSha256: 'x', rawSize: 1, mailbox: 'INBOX', ...values })
+        .returning({ id: atlasMessages.id })
       if (tenant !== undefined) await db.insert(atlasInbox).values({ messageId: row!.id, tenantId: tenant })
       return row!.id
     }
-    const ask = await message({ messageId: '<ask@acme-client.fr>', fromAddress: CONTACT.email, toAddresses: ['atlas@studio.test'], subject: 'Quote export: CSV columns', textBody: 'Could the export add the VAT column?', sentAt: at(3), receivedAt: at(3) }, tenantId)
-    const [reply] = await db.insert(atlasReplyDrafts).values({ messageId: ask, body: 'Yes, tomorrow.', status: 'sent', createdBy: 'tests', sentBy: 'ops@studio.test', sentAt: at(2.5) }).returning({ id: atlasReplyDrafts.id })
-    const copy = await message({ messageId: '<copy@studio.test>', fromAddress: 'ops@studio.test', toAddresses: ['Claire.Dubois@acme-client.fr'], subject: 'Re: Quote export: CSV columns', inReplyTo: '<ask@acme-client.fr>', textBody: 'The VAT column is live.', sentAt: at(2), receivedAt: at(2) }, null)
-    const back = await message({ messageId: '<back@acme-client.fr>', fromAddress: CONTACT.email, toAddresses: ['atlas@studio.test'], subject: 'RE: Quote export: CSV columns', threadReferences: ['<ask@acme-client.fr>', '<copy@studio.test>'], textBody: 'Thanks! Now the totals are wrong, can you fix them before Friday?', sentAt: at(1), receivedAt: at(1) }, tenantId)
+    const ask = await message(
+      {
+        messageId: '<ask@acme-client.fr>',
+        fromAddress: CONTACT.email,
+        toAddresses: ['atlas@studio.test'],
+        subject: 'Quote export: CSV columns',
+        textBody: 'Could the export add the VAT column?',
+        sentAt: at(3),
+        receivedAt: at(3),
+      },
+      tenantId,
+    )
+    const [reply] = await db
+      .insert(atlasReplyDrafts)
+      .values({ messageId: ask, body: 'Yes, tomorrow.', status: 'sent', createdBy: 'tests', sentBy: 'ops@studio.test', sentAt: at(2.5) })
+      .returning({ id: atlasReplyDrafts.id })
+    const copy = await message(
+      {
+        messageId: '<copy@studio.test>',
+        fromAddress: 'ops@studio.test',
+        toAddresses: ['Claire.Dubois@acme-client.fr'],
+        subject: 'Re: Quote export: CSV columns',
+        inReplyTo: '<ask@acme-client.fr>',
+        textBody: 'The VAT column is live.',
+        sentAt: at(2),
+        receivedAt: at(2),
+      },
+      null,
+    )
+    const back = await message(
+      {
+        messageId: '<back@acme-client.fr>',
+        fromAddress: CONTACT.email,
+        toAddresses: ['atlas@studio.test'],
+        subject: 'RE: Quote export: CSV columns',
+        threadReferences: ['<ask@acme-client.fr>', '<copy@studio.test>'],
+        textBody: 'Thanks! Now the totals are wrong, can you fix them before Friday?',
+        sentAt: at(1),
+        receivedAt: at(1),
+      },
+      tenantId,
+    )
     // Noise: another thread of the tenant, the same subject from a stranger, and an old mail past the window.
-    const invoice = await message({ messageId: '<invoice@acme-client.fr>', fromAddress: CONTACT.email, subject: 'Invoice November', textBody: 'Attached.', sentAt: at(4), receivedAt: at(4) }, tenantId)
-    await message({ messageId: '<stranger@else.example>', fromAddress: 'x@else.example', toAddresses: ['y@else.example'], subject: 'Quote export: CSV columns', textBody: 'Unrelated.', sentAt: at(2), receivedAt: at(2) }, null)
-    await message({ messageId: '<old@acme-client.fr>', fromAddress: CONTACT.email, subject: 'Quote export: CSV columns', textBody: 'Old.', sentAt: at(60), receivedAt: at(60) }, tenantId)
+    const invoice = await message(
+      {
+        messageId: '<invoice@acme-client.fr>',
+        fromAddress: CONTACT.email,
+        subject: 'Invoice November',
+        textBody: 'Attached.',
+        sentAt: at(4),
+        receivedAt: at(4),
+      },
+      tenantId,
+    )
+    await message(
+      {
+        messageId: '<stranger@else.example>',
+        fromAddress: 'x@else.example',
+        toAddresses: ['y@else.example'],
+        subject: 'Quote export: CSV columns',
+        textBody: 'Unrelated.',
+        sentAt: at(2),
+        receivedAt: at(2),
+      },
+      null,
+    )
+    await message(
+      {
+        messageId: '<old@acme-client.fr>',
+        fromAddress: CONTACT.email,
+        subject: 'Quote export: CSV columns',
+        textBody: 'Old.',
+        sentAt: at(60),
+        receivedAt: at(60),
+      },
+      tenantId,
+    )
     return { projectId: project!.id, thread: [ask, copy, back], replies: [reply!.id], invoice }
   }
 
@@ -178,7 +281,14 @@ describeOnBothDatabases('nightly reflection and project proactivity', (database)
     expect(dry.code, dry.output).toBe(0)
     const proactivity = feature(dry.output, 'project-proactivity')
     expect(proactivity.counts).toMatchObject({ projects: 1, classified: 0 })
-    expect(proactivity.items).toEqual([expect.objectContaining({ projectId: planted.projectId, messageIds: planted.thread, replyIds: planted.replies, subject: 'Quote export: CSV columns' })])
+    expect(proactivity.items).toEqual([
+      expect.objectContaining({
+        projectId: planted.projectId,
+        messageIds: planted.thread,
+        replyIds: planted.replies,
+        subject: 'Quote export: CSV columns',
+      }),
+    ])
     expect(model.requests()).toHaveLength(0)
     expect(await everyTableDigest(db)).toEqual(tables)
   }, 120_000)
@@ -197,10 +307,22 @@ describeOnBothDatabases('nightly reflection and project proactivity', (database)
     expect(prompt).not.toContain('Invoice November')
     expect(prompt).not.toContain('Unrelated.')
     const rows = await db.select().from(learnProjectThreads)
-    expect(rows).toEqual([expect.objectContaining({ projectId: planted.projectId, tenantId, verdict: 'action_required', messageIds: planted.thread, replyIds: planted.replies, day: new Date().toISOString().slice(0, 10) })])
+    expect(rows).toEqual([
+      expect.objectContaining({
+        projectId: planted.projectId,
+        tenantId,
+        verdict: 'action_required',
+        messageIds: planted.thread,
+        replyIds: planted.replies,
+        day: new Date().toISOString().slice(0, 10),
+      }),
+    ])
     // The call was made for the project's tenant: its ledger row says whose it was.
     const [tenant] = await db.select({ slug: clients.slug }).from(clients).where(eq(clients.id, tenantId))
-    const ledger = await db.select({ tenant: aiConsumption.tenant }).from(aiConsumption).where(eq(aiConsumption.feature, 'nightly_project_proactivity'))
+    const ledger = await db
+      .select({ tenant: aiConsumption.tenant })
+      .from(aiConsumption)
+      .where(eq(aiConsumption.feature, 'nightly_project_proactivity'))
     expect(ledger.length).toBeGreaterThan(0)
     expect(ledger.every(row => row.tenant === tenant!.slug)).toBe(true)
     const again = await run(['--live', '--only', 'project-proactivity'])
@@ -210,7 +332,10 @@ describeOnBothDatabases('nightly reflection and project proactivity', (database)
     // The morning mail of a night that classified it lists the project.
     await db.execute(sql`truncate learn_project_threads`)
     const sent: Array<{ subject: string, text: string }> = []
-    const night = await runConsolidation({ db, ai: model.facade(db), vaultDir: folders.vaultDir, now: new Date(), dryRun: false, log: () => {} }, { only: 'project-proactivity', sendToTeam: async mail => (sent.push(mail), { sent: true }) })
+    const night = await runConsolidation(
+      { db, ai: model.facade(db), vaultDir: folders.vaultDir, now: new Date(), dryRun: false, log: () => {} },
+      { only: 'project-proactivity', sendToTeam: async mail => (sent.push(mail), { sent: true }) },
+    )
     expect(night.mail).toMatchObject({ sent: true })
     expect(sent[0]!.subject).toMatch(/1 project\(s\) needing action/)
     expect(sent[0]!.text).toContain('- Quote export (Acme): "Quote export: CSV columns" — Claire reports wrong totals')

@@ -12,7 +12,7 @@ import { learnAudit, learnSuggestions, type LearnDestination } from '#db/schema/
 import { learnSkillProposals } from '#db/schema/learn-skills'
 import { skills } from '#db/schema/skills'
 import { suggestionStats } from '../../core/suggestions'
-import type { ValidationError } from '../../core/validation';
+import type { ValidationError } from '../../core/validation'
 import { applySuggestion, modifyAndApplySuggestion, rejectSuggestion, skillNameFrom } from '../../core/validation'
 import { clearLessons, lesson, seedWorld, tempFolders } from '../fixtures/world'
 

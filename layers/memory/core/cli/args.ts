@@ -45,13 +45,13 @@ export interface RecallArgs {
 
 export function parseRecallArgs(argv: string[]): RecallArgs {
   const { values, positionals } = parse(argv, {
-    k: { type: 'string' },
-    mode: { type: 'string' },
-    scope: { type: 'string' },
-    agent: { type: 'string' },
-    tenant: { type: 'string' },
+    'k': { type: 'string' },
+    'mode': { type: 'string' },
+    'scope': { type: 'string' },
+    'agent': { type: 'string' },
+    'tenant': { type: 'string' },
     'drop-below-floor': { type: 'boolean' },
-    json: { type: 'boolean' },
+    'json': { type: 'boolean' },
   }, RECALL_USAGE, true)
   const query = positionals.join(' ').trim()
   if (!query) throw new ArgsError('the query is missing', RECALL_USAGE)

@@ -10,7 +10,11 @@ import { METRIC_NAMES, type KindReport, type Metrics } from './metrics'
 
 export const DEFAULT_TOLERANCE = 0.05
 
-const MetricsShape = z.object({ recall_at_k: z.number().min(0).max(1), mrr_at_10: z.number().min(0).max(1), top1_accuracy: z.number().min(0).max(1) })
+const MetricsShape = z.object({
+  recall_at_k: z.number().min(0).max(1),
+  mrr_at_10: z.number().min(0).max(1),
+  top1_accuracy: z.number().min(0).max(1),
+})
 
 /** The embedder the baseline was frozen with: metrics from another model are not comparable. */
 export const BaselineEmbedder = z.object({ provider: z.string().min(1), model: z.string().min(1), dimensions: z.number().int().min(1) })
@@ -97,9 +101,12 @@ export interface Regression {
 
 export function compareToBaseline(current: Metrics, baseline: Metrics, tolerance = DEFAULT_TOLERANCE): Regression[] {
   if (!Number.isFinite(tolerance) || tolerance < 0 || tolerance > 1) throw new BaselineError(`the tolerance must be between 0 and 1 (got ${tolerance})`)
-  return METRIC_NAMES
-    .map(metric => ({ metric, baseline: baseline[metric], current: current[metric], delta: Math.round((current[metric] - baseline[metric]) * 10_000) / 10_000 }))
-    .filter(item => item.current < item.baseline - tolerance - 1e-9)
+  return METRIC_NAMES.map(metric => ({
+    metric,
+    baseline: baseline[metric],
+    current: current[metric],
+    delta: Math.round((current[metric] - baseline[metric]) * 10_000) / 10_000,
+  })).filter(item => item.current < item.baseline - tolerance - 1e-9)
 }
 
 /**

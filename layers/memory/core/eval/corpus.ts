@@ -29,7 +29,12 @@ export async function corpusPresence(db: Db, golden: GoldenSet): Promise<CorpusP
     )`)
   const found = new Set([...rows].map(row => row.wanted))
   const present = found.size
-  return { expected: expected.length, present, absent: expected.filter(item => !found.has(item)), ok: present >= expected.length * CORPUS_PRESENT_SHARE }
+  return {
+    expected: expected.length,
+    present,
+    absent: expected.filter(item => !found.has(item)),
+    ok: present >= expected.length * CORPUS_PRESENT_SHARE,
+  }
 }
 
 export const SEED_COMMAND = 'npm run recall:eval:seed'

@@ -77,12 +77,23 @@ export function suggestFloor(records: FloorRecord[], current: number, candidates
 
 function toFloorHit(hit: RecallHit): FloorHit {
   const words = hit.scores.lexicalWords
-  return { semantic: hit.scores.semantic, lexical: hit.scores.lexical !== null && !hit.scores.fuzzy && words !== null && words.matched >= Math.min(LEXICAL_MIN_WORDS, words.total), linked: hit.scores.linkedFrom !== undefined }
+  return {
+    semantic: hit.scores.semantic,
+    lexical:
+      hit.scores.lexical !== null && !hit.scores.fuzzy && words !== null && words.matched >= Math.min(LEXICAL_MIN_WORDS, words.total),
+    linked: hit.scores.linkedFrom !== undefined,
+  }
 }
 
 /** Every golden query through hybrid recall (read-only), each record marked held back or not (every other query of its kind). */
-export async function floorRecords(deps: { db: Db, embedder: Embedder }, golden: GoldenSet): Promise<{ model: string | null, floor: number, records: FloorRecord[] }> {
-  const vectors = await queryVectors(deps.embedder, golden.queries.map(query => query.query))
+export async function floorRecords(
+  deps: { db: Db, embedder: Embedder },
+  golden: GoldenSet,
+): Promise<{ model: string | null, floor: number, records: FloorRecord[] }> {
+  const vectors = await queryVectors(
+    deps.embedder,
+    golden.queries.map(query => query.query),
+  )
   const seen = new Map<string, number>()
   const records: FloorRecord[] = []
   let floor = 0
@@ -90,11 +101,17 @@ export async function floorRecords(deps: { db: Db, embedder: Embedder }, golden:
     const kind = item.kind ?? DEFAULT_KIND
     const position = seen.get(kind) ?? 0
     seen.set(kind, position + 1)
-    const response = await recall({ db: deps.db, embedder: deps.embedder }, { query: item.query, k: golden.k, mode: 'hybrid', readOnly: true, queryVector: vectors[index] })
+    const response = await recall(
+      { db: deps.db, embedder: deps.embedder },
+      { query: item.query, k: golden.k, mode: 'hybrid', readOnly: true, queryVector: vectors[index] },
+    )
     floor = response.floor.semantic
-    const hits = kind === 'unanswerable'
-      ? response.hits
-      : item.expected.map(expected => response.hits.find(hit => matches(expected, hit))).filter((hit): hit is RecallHit => hit !== undefined)
+    const hits
+      = kind === 'unanswerable'
+        ? response.hits
+        : item.expected
+            .map(expected => response.hits.find(hit => matches(expected, hit)))
+            .filter((hit): hit is RecallHit => hit !== undefined)
     records.push({ id: item.id ?? `q${index + 1}`, kind, heldBack: position % 2 === 1, hits: hits.map(toFloorHit) })
   }
   return { model: vectors[0]?.model ?? null, floor, records }
@@ -102,6 +119,16 @@ export async function floorRecords(deps: { db: Db, embedder: Embedder }, golden:
 
 export function calibrate(model: string | null, current: number, records: FloorRecord[]): FloorCalibration {
   const suggested = suggestFloor(records, current)
-  const halves = (floor: number) => ({ floor, calibration: floorShares(records.filter(record => !record.heldBack), floor), heldBack: floorShares(records.filter(record => record.heldBack), floor) })
+  const halves = (floor: number) => ({
+    floor,
+    calibration: floorShares(
+      records.filter(record => !record.heldBack),
+      floor,
+    ),
+    heldBack: floorShares(
+      records.filter(record => record.heldBack),
+      floor,
+    ),
+  })
   return { model, current: halves(current), suggested: halves(suggested) }
 }

@@ -11,7 +11,16 @@ import { learnDoctrines, learnDrills, learnLessons, learnProcedures, type LearnL
 import { workChantiers } from '#db/schema/work'
 import { REFLEX_INDEX_FILE } from '../reflex'
 
-interface Lesson { kind: LearnLessonKind, title: string, description: string, checkAdded: string, importance: number, tags: string[], agent?: string, ageDays: number }
+interface Lesson {
+  kind: LearnLessonKind
+  title: string
+  description: string
+  checkAdded: string
+  importance: number
+  tags: string[]
+  agent?: string
+  ageDays: number
+}
 
 export const CORPUS_LESSONS: Lesson[] = [
   { kind: 'failure', title: 'Deploy without smoke test', description: 'Le déploiement de la préproduction Acme est parti sans smoke test : la page de paiement renvoyait une erreur 500 pendant deux heures.', checkAdded: 'Le script de déploiement lance le smoke test et bloque si une route critique échoue.', importance: 9, tags: ['deploy', 'qa'], agent: 'backend', ageDays: 12 },

@@ -43,18 +43,44 @@ export async function queryVectors(embedder: Embedder, queries: string[]): Promi
   return vectors
 }
 
-export async function evaluate(deps: { db: Db, embedder: Embedder }, golden: GoldenSet, mode: RecallMode, k = golden.k): Promise<Evaluation> {
-  const vectors = mode === 'lex' ? [] : await queryVectors(deps.embedder, golden.queries.map(query => query.query))
+export async function evaluate(
+  deps: { db: Db, embedder: Embedder },
+  golden: GoldenSet,
+  mode: RecallMode,
+  k = golden.k,
+): Promise<Evaluation> {
+  const vectors
+    = mode === 'lex'
+      ? []
+      : await queryVectors(
+          deps.embedder,
+          golden.queries.map(query => query.query),
+        )
   const queries: Evaluation['queries'] = []
   for (const [index, item] of golden.queries.entries()) {
-    const response = await recall({ db: deps.db, embedder: deps.embedder }, {
+    const response = await recall(
+      { db: deps.db, embedder: deps.embedder },
+      {
+        query: item.query,
+        k: depth(k),
+        mode,
+        readOnly: true,
+        queryVector: vectors[index],
+      },
+    )
+    queries.push({
+      id: item.id ?? `q${index + 1}`,
       query: item.query,
-      k: depth(k),
-      mode,
-      readOnly: true,
-      queryVector: vectors[index],
+      kind: item.kind ?? DEFAULT_KIND,
+      rejected: response.lowConfidence,
+      ...queryMetrics(item.expected, response.hits, k),
     })
-    queries.push({ id: item.id ?? `q${index + 1}`, query: item.query, kind: item.kind ?? DEFAULT_KIND, rejected: response.lowConfidence, ...queryMetrics(item.expected, response.hits, k) })
   }
-  return { mode, k, metrics: aggregate(queries.filter(query => query.kind !== 'unanswerable')), kinds: aggregateKinds(queries, 'unanswerable'), queries }
+  return {
+    mode,
+    k,
+    metrics: aggregate(queries.filter(query => query.kind !== 'unanswerable')),
+    kinds: aggregateKinds(queries, 'unanswerable'),
+    queries,
+  }
 }

@@ -82,8 +82,18 @@ export async function recordMeasures(db: Db, measures: MemoryMeasures, found: Br
     for (const key of Object.keys(THRESHOLD_SETTINGS) as ThresholdKey[]) {
       const breach = found.find(b => b.key === key)
       if (breach) {
-        await tx.insert(opsAlerts).values({ kind: METRICS_ALERT_KIND, subject: key, message: breach.message, details: { value: breach.value, limit: breach.limit, day } })
-          .onConflictDoUpdate({ target: [opsAlerts.kind, opsAlerts.subject, opsAlerts.holder], set: { message: breach.message, details: { value: breach.value, limit: breach.limit, day }, resolvedAt: null } })
+        await tx
+          .insert(opsAlerts)
+          .values({
+            kind: METRICS_ALERT_KIND,
+            subject: key,
+            message: breach.message,
+            details: { value: breach.value, limit: breach.limit, day },
+          })
+          .onConflictDoUpdate({
+            target: [opsAlerts.kind, opsAlerts.subject, opsAlerts.holder],
+            set: { message: breach.message, details: { value: breach.value, limit: breach.limit, day }, resolvedAt: null },
+          })
       }
       else {
         await tx.update(opsAlerts).set({ resolvedAt: sql`now()` })

@@ -2,7 +2,8 @@
 // reported: 1. environment validation (a failure stops everything, exit 1); 2. dead-link
 // report (always, even in dry-run); 3. archiving of the files marked decommissioned or
 // obsolete (`status:` in their front matter) to the archive folder, their index lines
-// removed (and the vault's notes so marked, their mem_notes rows removed); 4. SHA-256 duplicate removal (the copies go to the archive too, the index's
+// removed (and the vault's notes so marked, their mem_notes rows removed); 4. SHA-256 duplicate removal (the copies go to the archive too,
+// the index's
 // references to them rewritten to the file kept). Exit 0 done (or validation only), 1
 // validation failed, 2 a step failed (the pipeline stops), 3 dry-run done, nothing changed.
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
@@ -91,7 +92,12 @@ export function validateEnvironment(options: HygieneOptions): string[] {
 }
 
 /** Removes the index lines that reference a file of `drop`; rewrites the references of `renames`. */
-function rewriteIndex(reflexDir: string, drop: Set<string>, renames: Map<string, string>, gone: string[]): { removed: number, rewritten: number } {
+function rewriteIndex(
+  reflexDir: string,
+  drop: Set<string>,
+  renames: Map<string, string>,
+  gone: string[],
+): { removed: number, rewritten: number } {
   if (drop.size === 0 && renames.size === 0) return { removed: 0, rewritten: 0 }
   const path = join(reflexDir, REFLEX_INDEX_FILE)
   // References resolve against the files before the moves (`gone` are the ones being moved).
@@ -110,7 +116,12 @@ function rewriteIndex(reflexDir: string, drop: Set<string>, renames: Map<string,
     for (const { target, file } of targets) {
       const to = file ? renames.get(file) : undefined
       // Only inside the link's own syntax, so the same word elsewhere in the line stays.
-      if (to) next = next.split(`](${target}`).join(`](${to}`).split(`[[${target}`).join(`[[${to.replace(/\.md$/i, '')}`)
+      if (to)
+        next = next
+          .split(`](${target}`)
+          .join(`](${to}`)
+          .split(`[[${target}`)
+          .join(`[[${to.replace(/\.md$/i, '')}`)
     }
     if (next !== line) rewritten++
     kept.push(next)
@@ -140,48 +151,51 @@ async function timed(step: StepName, body: (report: StepReport) => void | Promis
   return report
 }
 
-export async function runHygiene(options: HygieneOptions): Promise<HygieneReport> {
-  const dryRun = Boolean(options.dryRun)
-  const report: HygieneReport = {
-    startedAt: options.now.toISOString(), dryRun, validateOnly: Boolean(options.validateOnly),
-    reflexDir: options.reflexDir, archiveDir: options.archiveDir, steps: [], exitCode: 0,
-  }
-  const archiveRoot = join(options.archiveDir, options.now.toISOString().slice(0, 10))
-
-  const validation = await timed('validate', (step) => {
+/** Step 1: REFLEX_DIR, its index and the archive folder usable (a failure stops everything). */
+function validateStep(options: HygieneOptions): Promise<StepReport> {
+  return timed('validate', (step) => {
     step.errors.push(...validateEnvironment(options))
     if (step.errors.length > 0) step.status = 'failed'
   })
-  report.steps.push(validation)
-  if (validation.status === 'failed') return { ...report, exitCode: 1 }
-  if (options.validateOnly) return report
+}
 
-  const deadLinks = await timed('dead_links', (step) => {
+/** Step 2: the index's dead links and the files it does not reference (reported, even in dry-run). */
+function deadLinksStep(options: HygieneOptions): Promise<StepReport> {
+  return timed('dead_links', (step) => {
     const scan = scanCurrentMemory(options.reflexDir)
-    step.details = { references: scan.references.length, dead: scan.deadLinks.map((d: IndexReference) => ({ line: d.line, target: d.target })), orphans: scan.orphans }
+    step.details = {
+      references: scan.references.length,
+      dead: scan.deadLinks.map((d: IndexReference) => ({ line: d.line, target: d.target })),
+      orphans: scan.orphans,
+    }
   })
-  report.steps.push(deadLinks)
-  if (deadLinks.status === 'failed') return { ...report, exitCode: 2 }
+}
 
-  const archive = await timed('archive', async (step) => {
-    const marked = scanCurrentMemory(options.reflexDir).files.filter(f => f.status && (DECOMMISSIONED_STATUSES as readonly string[]).includes(f.status)).map(f => f.path)
+/** Each note leaves the vault, then its index row goes: a failed move keeps both. */
+async function archiveVaultNotes(vault: NonNullable<HygieneOptions['vault']>, archiveRoot: string, notes: string[]): Promise<void> {
+  const movedNotes: string[] = []
+  try {
+    for (const path of notes) {
+      moveToArchive(vault.dir, join(archiveRoot, 'vault'), path)
+      movedNotes.push(path)
+    }
+  }
+  finally {
+    if (movedNotes.length > 0) await vault.unindexNotes(movedNotes)
+  }
+}
+
+/** Step 3: the files and vault notes marked decommissioned or obsolete, to the archive. */
+function archiveStep(options: HygieneOptions, archiveRoot: string, dryRun: boolean): Promise<StepReport> {
+  return timed('archive', async (step) => {
+    const marked = scanCurrentMemory(options.reflexDir)
+      .files.filter(f => f.status && (DECOMMISSIONED_STATUSES as readonly string[]).includes(f.status))
+      .map(f => f.path)
     const vaultProblems: string[] = []
     const vaultNotes = options.vault && existsSync(options.vault.dir) ? decommissionedVaultNotes(options.vault.dir, vaultProblems) : []
     step.details = { files: marked, vaultNotes, ...(vaultProblems.length > 0 ? { vaultProblems } : {}) }
     if (dryRun) return
-    if (options.vault && vaultNotes.length > 0) {
-      // Each note leaves the vault, then its index row goes: a failed move keeps both.
-      const movedNotes: string[] = []
-      try {
-        for (const path of vaultNotes) {
-          moveToArchive(options.vault.dir, join(archiveRoot, 'vault'), path)
-          movedNotes.push(path)
-        }
-      }
-      finally {
-        if (movedNotes.length > 0) await options.vault.unindexNotes(movedNotes)
-      }
-    }
+    if (options.vault && vaultNotes.length > 0) await archiveVaultNotes(options.vault, archiveRoot, vaultNotes)
     // Files first, then the index, and only for the files that did move: a move that fails
     // leaves its file and its line where they were.
     const moved: string[] = []
@@ -193,24 +207,35 @@ export async function runHygiene(options: HygieneOptions): Promise<HygieneReport
     }
     finally {
       const { removed } = rewriteIndex(options.reflexDir, new Set(moved), new Map(), marked)
-      step.details = { files: marked, vaultNotes, archived: moved, archivedTo: moved.length + vaultNotes.length > 0 ? archiveRoot : null, indexLinesRemoved: removed }
+      step.details = {
+        files: marked,
+        vaultNotes,
+        archived: moved,
+        archivedTo: moved.length + vaultNotes.length > 0 ? archiveRoot : null,
+        indexLinesRemoved: removed,
+      }
     }
   }, dryRun ? 'simulated' : 'ok')
-  report.steps.push(archive)
-  if (archive.status === 'failed') return { ...report, exitCode: 2 }
+}
 
-  const dedupe = await timed('dedupe', (step) => {
-    const scan = scanCurrentMemory(options.reflexDir)
-    const referenced = new Set(scan.references.map(r => r.file).filter(Boolean))
-    const groups = new Map<string, string[]>()
-    for (const file of scan.files) groups.set(file.sha256, [...(groups.get(file.sha256) ?? []), file.path])
-    const duplicates: Array<{ kept: string, removed: string[] }> = []
-    for (const paths of groups.values()) {
-      if (paths.length < 2) continue
-      // The copy the index references is kept (else the first by path).
-      const kept = paths.find(p => referenced.has(p)) ?? paths[0]!
-      duplicates.push({ kept, removed: paths.filter(p => p !== kept) })
-    }
+/** Files of identical content: the copy the index references is kept (else the first by path). */
+function duplicatesOf(scan: ReturnType<typeof scanCurrentMemory>): Array<{ kept: string, removed: string[] }> {
+  const referenced = new Set(scan.references.map(r => r.file).filter(Boolean))
+  const groups = new Map<string, string[]>()
+  for (const file of scan.files) groups.set(file.sha256, [...(groups.get(file.sha256) ?? []), file.path])
+  const duplicates: Array<{ kept: string, removed: string[] }> = []
+  for (const paths of groups.values()) {
+    if (paths.length < 2) continue
+    const kept = paths.find(p => referenced.has(p)) ?? paths[0]!
+    duplicates.push({ kept, removed: paths.filter(p => p !== kept) })
+  }
+  return duplicates
+}
+
+/** Step 4: the duplicates to the archive, the index's references to them rewritten to the copy kept. */
+function dedupeStep(options: HygieneOptions, archiveRoot: string, dryRun: boolean): Promise<StepReport> {
+  return timed('dedupe', (step) => {
+    const duplicates = duplicatesOf(scanCurrentMemory(options.reflexDir))
     step.details = { duplicates }
     if (dryRun || duplicates.length === 0) return
     const renames = new Map<string, string>()
@@ -228,8 +253,30 @@ export async function runHygiene(options: HygieneOptions): Promise<HygieneReport
       step.details = { duplicates, indexLinesRewritten: rewritten, archivedTo: join(archiveRoot, 'duplicates') }
     }
   }, dryRun ? 'simulated' : 'ok')
-  report.steps.push(dedupe)
-  if (dedupe.status === 'failed') return { ...report, exitCode: 2 }
+}
+
+export async function runHygiene(options: HygieneOptions): Promise<HygieneReport> {
+  const dryRun = Boolean(options.dryRun)
+  const report: HygieneReport = {
+    startedAt: options.now.toISOString(), dryRun, validateOnly: Boolean(options.validateOnly),
+    reflexDir: options.reflexDir, archiveDir: options.archiveDir, steps: [], exitCode: 0,
+  }
+  const archiveRoot = join(options.archiveDir, options.now.toISOString().slice(0, 10))
+
+  const validation = await validateStep(options)
+  report.steps.push(validation)
+  if (validation.status === 'failed') return { ...report, exitCode: 1 }
+  if (options.validateOnly) return report
+
+  for (const run of [
+    () => deadLinksStep(options),
+    () => archiveStep(options, archiveRoot, dryRun),
+    () => dedupeStep(options, archiveRoot, dryRun),
+  ]) {
+    const step = await run()
+    report.steps.push(step)
+    if (step.status === 'failed') return { ...report, exitCode: 2 }
+  }
 
   return { ...report, exitCode: dryRun ? 3 : 0 }
 }

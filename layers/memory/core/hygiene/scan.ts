@@ -68,7 +68,9 @@ export function scanCurrentMemory(reflexDir: string): CurrentMemoryScan {
     return { path, bytes: content.length, sha256: createHash('sha256').update(content).digest('hex'), status, problem }
   })
   const indexBytes = index.exists ? statSync(join(reflexDir, REFLEX_INDEX_FILE)).size : 0
-  const references = index.entries.flatMap(entry => referencesOf(entry.text).map(target => ({ line: entry.line, target, file: resolveReference(target, paths) })))
+  const references = index.entries.flatMap(entry =>
+    referencesOf(entry.text).map(target => ({ line: entry.line, target, file: resolveReference(target, paths) })),
+  )
   const referenced = new Set(references.map(r => r.file).filter(Boolean))
   return {
     indexExists: index.exists,

@@ -133,7 +133,13 @@ export function scanSettingsFor(limit: number): ScanSettings {
  * begin, two SETs, the query and commit. On PGlite, whose connections share one backend,
  * nothing outlives the statement either.
  */
-export function semanticQuery(vector: string, model: string, filter: ArmFilter, index: IndexLayout, scan: ScanSettings = scanSettingsFor(filter.limit)): SQL {
+export function semanticQuery(
+  vector: string,
+  model: string,
+  filter: ArmFilter,
+  index: IndexLayout,
+  scan: ScanSettings = scanSettingsFor(filter.limit),
+): SQL {
   if (exactScan(filter)) return exactSemanticQuery(vector, model, filter)
   const order = index.halfPrecision
     ? sql`e.embedding::${sql.raw(halfvecType(index.dimensions))} <=> ${vector}::${sql.raw(halfvecType(index.dimensions))}`
@@ -313,16 +319,25 @@ type Row = {
 }
 
 function toCandidates(rows: Iterable<Row>): Candidate[] {
-  return [...rows].filter(row => row.source_type !== null).map(row => ({
-    sourceType: row.source_type!,
-    sourceId: row.source_id,
-    title: row.title,
-    snippet: row.snippet,
-    agent: row.agent,
-    score: Number(row.score),
-    ...(row.total === undefined ? {} : { words: { matched: Number(row.matched), total: Number(row.total) } }),
-    ...(row.is_lesson ? { lesson: { importance: row.lesson_importance === null ? null : Number(row.lesson_importance), createdAt: new Date(row.lesson_created_at!) } } : {}),
-  }))
+  return [...rows]
+    .filter(row => row.source_type !== null)
+    .map(row => ({
+      sourceType: row.source_type!,
+      sourceId: row.source_id,
+      title: row.title,
+      snippet: row.snippet,
+      agent: row.agent,
+      score: Number(row.score),
+      ...(row.total === undefined ? {} : { words: { matched: Number(row.matched), total: Number(row.total) } }),
+      ...(row.is_lesson
+        ? {
+            lesson: {
+              importance: row.lesson_importance === null ? null : Number(row.lesson_importance),
+              createdAt: new Date(row.lesson_created_at!),
+            },
+          }
+        : {}),
+    }))
 }
 
 export async function semanticArm(db: Db, vector: string, model: string, filter: ArmFilter, index: IndexLayout): Promise<Candidate[]> {

@@ -9,9 +9,9 @@ import { parseScope, SOURCE_TYPES, sourceLink, type SourceType } from '../source
 import { vectorLiteral } from '../vectors/chunk'
 import { dimensionsFor, halfPrecisionIndex } from '../vectors/dimensions'
 import type { Embedder } from '../vectors/embedder'
-import { fuzzyArm, lexicalArm, semanticArm } from './arms'
+import { fuzzyArm, lexicalArm, semanticArm, type ArmFilter } from './arms'
 import { isRelevant, LEXICAL_MIN_WORDS, semanticFloor } from './floor'
-import { fuzzyExpansions, fuzzyTsquery } from './fuzzy'
+import { fuzzyExpansions, fuzzyTsquery, type Expansion } from './fuzzy'
 import { fuseNeighbours, LINK_SEEDS, linkedNotes, withinTime } from './links'
 import { countRecalls } from './counters'
 import { reciprocalRankFusion } from './fusion'
@@ -63,17 +63,26 @@ export interface RecallDeps {
 
 const key = (candidate: Pick<Candidate, 'sourceType' | 'sourceId'>) => `${candidate.sourceType}:${candidate.sourceId}`
 
-export function validateRecallRequest(request: RecallRequest): { query: string, k: number, mode: RecallMode, types: SourceType[], belowFloor: BelowFloor } {
+export function validateRecallRequest(request: RecallRequest): {
+  query: string
+  k: number
+  mode: RecallMode
+  types: SourceType[]
+  belowFloor: BelowFloor
+} {
   const query = typeof request.query === 'string' ? request.query.trim() : ''
   if (!query) throw new RecallInputError('the query is empty')
   if (query.length > 2000) throw new RecallInputError('the query is longer than 2000 characters')
   const k = request.k ?? DEFAULT_K
-  if (!Number.isInteger(k) || k < 1 || k > MAX_K) throw new RecallInputError(`k must be an integer from 1 to ${MAX_K} (got ${String(request.k)})`)
+  if (!Number.isInteger(k) || k < 1 || k > MAX_K)
+    throw new RecallInputError(`k must be an integer from 1 to ${MAX_K} (got ${String(request.k)})`)
   const mode = request.mode ?? 'hybrid'
-  if (!RECALL_MODES.includes(mode)) throw new RecallInputError(`mode must be one of ${RECALL_MODES.join(', ')} (got ${String(request.mode)})`)
+  if (!RECALL_MODES.includes(mode))
+    throw new RecallInputError(`mode must be one of ${RECALL_MODES.join(', ')} (got ${String(request.mode)})`)
   const types = Array.isArray(request.scope) ? parseScope(request.scope.join(',')) : parseScope(request.scope)
   const belowFloor = request.belowFloor ?? 'flag'
-  if (!BELOW_FLOOR.includes(belowFloor)) throw new RecallInputError(`belowFloor must be one of ${BELOW_FLOOR.join(', ')} (got ${String(request.belowFloor)})`)
+  if (!BELOW_FLOOR.includes(belowFloor))
+    throw new RecallInputError(`belowFloor must be one of ${BELOW_FLOOR.join(', ')} (got ${String(request.belowFloor)})`)
   return { query, k, mode, types, belowFloor }
 }
 
@@ -177,29 +186,49 @@ export function lowConfidenceReason(hits: RecallHit[], dropped: number, floor: n
   return dropped > 0 ? `${below}: ${dropped} result(s) below the floor dropped` : 'nothing in memory matches the query'
 }
 
-export async function recall(deps: RecallDeps, request: RecallRequest): Promise<RecallResponse> {
-  const startedAt = Date.now()
-  const { query, k, mode, types, belowFloor } = validateRecallRequest(request)
-  const log = deps.log ?? (() => {})
-  const now = deps.now?.() ?? new Date()
-  const filter = { types: types.length === SOURCE_TYPES.length ? null : types, agent: request.agent?.trim() || null, tenant: request.tenant?.trim().toLowerCase() || null, tenants: request.tenants?.map(slug => slug.trim().toLowerCase()) ?? null, sourceIds: request.sourceIds ?? null, limit: k * OVERFETCH }
-  const words = queryWords(query)
-  let modeUsed: RecallMode = mode
-  let fallback: RecallResponse['fallback'] = null
+type RecallFilter = ArmFilter & { agent: string | null, tenant: string | null }
+type QueryVector = NonNullable<RecallRequest['queryVector']>
+interface ArmsFound { sem: Candidate[], exact: Candidate[], typos: { expansions: Expansion[], candidates: Candidate[] } }
 
-  let queryVector = request.queryVector ?? null
-  if (mode !== 'lex' && !queryVector) {
-    try {
-      const embedded = await deps.embedder.embed([query], 'query')
-      queryVector = { vector: embedded.vectors[0]!, model: embedded.model }
-    }
-    catch (error) {
-      modeUsed = 'lex'
-      fallback = { from: mode, reason: (error as Error).message }
-      log(`[recall] the embedding call failed (${fallback.reason}): lexical recall only`)
-    }
+function recallFilter(request: RecallRequest, types: SourceType[], k: number): RecallFilter {
+  return {
+    types: types.length === SOURCE_TYPES.length ? null : types,
+    agent: request.agent?.trim() || null,
+    tenant: request.tenant?.trim().toLowerCase() || null,
+    tenants: request.tenants?.map(slug => slug.trim().toLowerCase()) ?? null,
+    sourceIds: request.sourceIds ?? null,
+    limit: k * OVERFETCH,
   }
+}
 
+/** The query's vector (given, or embedded now); a failed embedding call falls back to the lexical arm alone. */
+async function embedQuery(
+  deps: RecallDeps,
+  query: string,
+  mode: RecallMode,
+  given: QueryVector | null,
+  log: (line: string) => void,
+): Promise<{ queryVector: QueryVector | null, modeUsed: RecallMode, fallback: RecallResponse['fallback'] }> {
+  if (mode === 'lex' || given) return { queryVector: given, modeUsed: mode, fallback: null }
+  try {
+    const embedded = await deps.embedder.embed([query], 'query')
+    return { queryVector: { vector: embedded.vectors[0]!, model: embedded.model }, modeUsed: mode, fallback: null }
+  }
+  catch (error) {
+    const fallback = { from: mode, reason: (error as Error).message }
+    log(`[recall] the embedding call failed (${fallback.reason}): lexical recall only`)
+    return { queryVector: null, modeUsed: 'lex', fallback }
+  }
+}
+
+/** The arms the mode asks for, their statements in one turn. */
+async function runArms(
+  deps: RecallDeps,
+  words: string[],
+  filter: RecallFilter,
+  queryVector: QueryVector | null,
+  modeUsed: RecallMode,
+): Promise<ArmsFound> {
   // The typo search only when the lexical statement found a word whose stem the vault lacks:
   // most queries have none, and skip the expansion's statement.
   const lexical = async () => {
@@ -218,47 +247,77 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     modeUsed === 'lex' ? Promise.resolve([]) : semantic(),
     modeUsed === 'sem' ? Promise.resolve({ exact: [], typos: { expansions: [], candidates: [] } }) : lexical(),
   ]))
+  return { sem, exact, typos }
+}
+
+/** The arms re-ranked and combined, each hit marked below the floor or not. */
+function rankHits(arms: ArmsFound, modeUsed: RecallMode, floor: number, now: Date): RecallHit[] {
+  const { sem, exact, typos } = arms
   const exactKeys = new Set(exact.map(key))
   const fuzzyOnly = typos.candidates.filter(candidate => !exactKeys.has(key(candidate)))
   const lessons = scarMeta([...sem, ...exact, ...fuzzyOnly])
   // Fuzzy hits rank after every exact one, whatever their scores: a typo never drowns a match.
   const lex = [...rerankArm(exact, lessons, now), ...rerankArm(fuzzyOnly, lessons, now)]
-  const floor = semanticFloor(queryVector?.model ?? null, deps.env ?? process.env)
   const fused = combine(modeUsed, rerankArm(sem, lessons, now), lex)
   for (const hit of fused) hit.lowConfidence = !isRelevant(hit.scores, floor)
-  // Hybrid: a hit above the floor ranks before every hit below it (each group in fused order).
-  // RRF favours a chunk both arms found weakly over one a single arm found strongly (a note
-  // holding every stem of the query, the semantic arm blind to it); the floor knows the
-  // difference. A single arm keeps its own order.
-  let combined = fused
-  if (modeUsed === 'hybrid') {
-    const relevant = fused.filter(hit => !hit.lowConfidence)
-    // The best vault notes above the floor, within the k served, followed one link away
-    // (links.ts): one statement more. A note's id is its vault path (a .md file); another id
-    // has no links to follow, and costs no statement.
-    const seeds = relevant.slice(0, k).filter(hit => hit.sourceType === 'note' && hit.sourceId.endsWith('.md')).slice(0, LINK_SEEDS).map(hit => hit.sourceId)
-    const neighbours = seeds.length === 0
-      ? []
-      : await withinTime(turnsFor(deps.db, deps.env ?? process.env).run(async () => await linkedNotes(deps.db, seeds, relevant.filter(hit => hit.sourceType === 'note').map(hit => hit.sourceId), filter)), [], log)
-    const linked = new Set(neighbours.map(neighbour => neighbour.sourceId))
-    combined = [...fuseNeighbours(relevant, neighbours, id => sourceLink('note', id)), ...fused.filter(hit => hit.lowConfidence && !(hit.sourceType === 'note' && linked.has(hit.sourceId)))]
-  }
+  return fused
+}
+
+/**
+ * Hybrid: a hit above the floor ranks before every hit below it (each group in fused order).
+ * RRF favours a chunk both arms found weakly over one a single arm found strongly (a note
+ * holding every stem of the query, the semantic arm blind to it); the floor knows the
+ * difference. The best vault notes above the floor, within the k served, are followed one
+ * link away (links.ts): one statement more. A note's id is its vault path (a .md file);
+ * another id has no links to follow, and costs no statement.
+ */
+async function relevantFirst(
+  deps: RecallDeps,
+  fused: RecallHit[],
+  k: number,
+  filter: RecallFilter,
+  log: (line: string) => void,
+): Promise<RecallHit[]> {
+  const relevant = fused.filter(hit => !hit.lowConfidence)
+  const seeds = relevant.slice(0, k).filter(hit => hit.sourceType === 'note' && hit.sourceId.endsWith('.md')).slice(0, LINK_SEEDS).map(hit => hit.sourceId)
+  const neighbours = seeds.length === 0
+    ? []
+    : await withinTime(turnsFor(deps.db, deps.env ?? process.env).run(async () => await linkedNotes(deps.db, seeds, relevant.filter(hit => hit.sourceType === 'note').map(hit => hit.sourceId), filter)), [], log)
+  const linked = new Set(neighbours.map(neighbour => neighbour.sourceId))
+  return [...fuseNeighbours(relevant, neighbours, id => sourceLink('note', id)), ...fused.filter(hit => hit.lowConfidence && !(hit.sourceType === 'note' && linked.has(hit.sourceId)))]
+}
+
+/** The recall counters of the scars served, updated in the background. */
+function countServedScars(deps: RecallDeps, hits: RecallHit[], log: (line: string) => void): void {
+  const served = hits.filter(hit => hit.sourceType === 'scar' && /^\d{1,18}$/.test(hit.sourceId)).map(hit => Number(hit.sourceId))
+  const work = countRecalls(deps.db, served, log)
+  if (deps.background) deps.background(work)
+  else void work
+}
+
+export async function recall(deps: RecallDeps, request: RecallRequest): Promise<RecallResponse> {
+  const startedAt = Date.now()
+  const { query, k, mode, types, belowFloor } = validateRecallRequest(request)
+  const log = deps.log ?? (() => {})
+  const now = deps.now?.() ?? new Date()
+  const filter = recallFilter(request, types, k)
+  const words = queryWords(query)
+  const { queryVector, modeUsed, fallback } = await embedQuery(deps, query, mode, request.queryVector ?? null, log)
+  const arms = await runArms(deps, words, filter, queryVector, modeUsed)
+  const floor = semanticFloor(queryVector?.model ?? null, deps.env ?? process.env)
+  const fused = rankHits(arms, modeUsed, floor, now)
+  // A single arm keeps its own order.
+  const combined = modeUsed === 'hybrid' ? await relevantFirst(deps, fused, k, filter, log) : fused
   const kept = belowFloor === 'drop' ? combined.filter(hit => !hit.lowConfidence) : combined
   const hits = kept.slice(0, k)
   hits.forEach((hit, index) => {
     hit.rank = index + 1
   })
-
-  if (!request.readOnly) {
-    const served = hits.filter(hit => hit.sourceType === 'scar' && /^\d{1,18}$/.test(hit.sourceId)).map(hit => Number(hit.sourceId))
-    const work = countRecalls(deps.db, served, log)
-    if (deps.background) deps.background(work)
-    else void work
-  }
+  if (!request.readOnly) countServedScars(deps, hits, log)
 
   return {
     query, mode, modeUsed, k, scope: types, agent: filter.agent, tenant: filter.tenant, words, fallback,
-    expansions: typos.expansions.map(item => ({ word: item.word, stems: item.near.map(near => near.lexeme) })),
+    expansions: arms.typos.expansions.map(item => ({ word: item.word, stems: item.near.map(near => near.lexeme) })),
     floor: { semantic: floor, belowFloor, dropped: combined.length - kept.length },
     lowConfidence: hits.every(hit => hit.lowConfidence),
     lowConfidenceReason: lowConfidenceReason(hits, combined.length - kept.length, floor),

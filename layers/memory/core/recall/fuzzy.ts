@@ -8,7 +8,10 @@ import type { Db } from '#db/client'
 import { foldedText } from '#db/schema/mem'
 import { wordParts } from './words'
 
-/** Trigram similarity a stem must reach to stand in for a misspelt one: pg_trgm's own default ("colecteru", two wrong letters in "collecteur", keeps 0.4). */
+/**
+ * Trigram similarity a stem must reach to stand in for a misspelt one: pg_trgm's own default ("colecteru", two wrong letters in
+ * "collecteur", keeps 0.4).
+ */
 export const FUZZY_SIMILARITY = 0.3
 /** Nearest stems kept per misspelt word. */
 export const FUZZY_PER_WORD = 3

@@ -100,17 +100,34 @@ export function fuseNeighbours(relevant: RecallHit[], neighbours: LinkNeighbour[
     const parent = parents.get(`note:${neighbour.parent}`)
     if (!parent) return []
     const score = parent.scores.final * LINK_DECAY
-    return [{
-      rank: 0,
-      sourceType: 'note' as const,
-      sourceId: neighbour.sourceId,
-      title: neighbour.title,
-      snippet: neighbour.snippet,
-      agent: neighbour.agent,
-      link: link(neighbour.sourceId),
-      scores: { semantic: null, semanticRank: null, lexical: null, lexicalRank: null, fuzzy: false, lexicalWords: null, rrf: null, base: score, final: score, rerank: null, linkedFrom: neighbour.parent },
-      lowConfidence: false,
-    }]
+    return [
+      {
+        rank: 0,
+        sourceType: 'note' as const,
+        sourceId: neighbour.sourceId,
+        title: neighbour.title,
+        snippet: neighbour.snippet,
+        agent: neighbour.agent,
+        link: link(neighbour.sourceId),
+        scores: {
+          semantic: null,
+          semanticRank: null,
+          lexical: null,
+          lexicalRank: null,
+          fuzzy: false,
+          lexicalWords: null,
+          rrf: null,
+          base: score,
+          final: score,
+          rerank: null,
+          linkedFrom: neighbour.parent,
+        },
+        lowConfidence: false,
+      },
+    ]
   })
-  return [...relevant, ...added].map((hit, order) => ({ hit, order })).sort((a, b) => b.hit.scores.final - a.hit.scores.final || a.order - b.order).map(({ hit }) => hit)
+  return [...relevant, ...added]
+    .map((hit, order) => ({ hit, order }))
+    .sort((a, b) => b.hit.scores.final - a.hit.scores.final || a.order - b.order)
+    .map(({ hit }) => hit)
 }

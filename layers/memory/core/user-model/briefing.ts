@@ -62,7 +62,10 @@ export function formatForBriefing(profile: Profile, slice: UserSlice = 'core', b
   if (estimateTokens(render(title, parts)) < budget) return render(title, parts)
   const note = '(profile shortened to fit the briefing budget)'
   while (estimateTokens(render(title, parts, note)) >= budget) {
-    const longest = parts.reduce<Section | null>((best, part) => (part.lines.length > 1 && (!best || part.lines.length > best.lines.length) ? part : best), null)
+    const longest = parts.reduce<Section | null>(
+      (best, part) => (part.lines.length > 1 && (!best || part.lines.length > best.lines.length) ? part : best),
+      null,
+    )
     if (!longest) break
     longest.lines.pop()
     longest.dropped++

@@ -64,7 +64,10 @@ export async function findProfileRow(db: Db, subject?: string): Promise<MemUserM
   return rows[0]!
 }
 
-export async function getProfile(db: Db, request: { slice?: UserSlice, subject?: string, allowPrivate?: boolean } = {}): Promise<{ subject: string, slice: UserSlice, profile: Profile }> {
+export async function getProfile(
+  db: Db,
+  request: { slice?: UserSlice, subject?: string, allowPrivate?: boolean } = {},
+): Promise<{ subject: string, slice: UserSlice, profile: Profile }> {
   const slice = request.slice ?? 'core'
   const row = await findProfileRow(db, request.subject)
   return { subject: row.subject, slice, profile: sliceOf(row, slice, { allowPrivate: request.allowPrivate }) }

@@ -89,7 +89,12 @@ export async function indexNotes(deps: IndexNotesDeps, options: IndexNotesOption
   const stats = options.stats ?? false
   if (!stats) ensureVaultLayout(vaultDir)
   const scan = scanVault(vaultDir)
-  const stored = new Map((await db.select({ path: memNotes.path, modifiedAt: memNotes.fileModifiedAt, size: memNotes.size }).from(memNotes)).map(row => [row.path, row]))
+  const stored = new Map(
+    (await db.select({ path: memNotes.path, modifiedAt: memNotes.fileModifiedAt, size: memNotes.size }).from(memNotes)).map(row => [
+      row.path,
+      row,
+    ]),
+  )
   const bySpace = Object.fromEntries(VAULT_SPACES.map(space => [space, 0])) as Record<VaultSpace, number>
   const broken: VaultProblem[] = []
   let indexed = 0

@@ -38,26 +38,40 @@ export async function listNotes(db: Db, filter: { space?: MemVaultSpace, q?: str
     const pattern = `%${q.replace(/[\\%_]/g, match => `\\${match}`)}%`
     conditions.push(or(ilike(memNotes.title, pattern), ilike(memNotes.path, pattern)))
   }
-  const rows = await db.select({
-    path: memNotes.path,
-    space: memNotes.space,
-    type: memNotes.type,
-    title: memNotes.title,
-    tags: memNotes.tags,
-    size: memNotes.size,
-    linkCount: sql<number>`cardinality(${memNotes.links})`,
-    fileModifiedAt: memNotes.fileModifiedAt,
-    indexedAt: memNotes.indexedAt,
-  }).from(memNotes).where(conditions.length ? and(...conditions) : undefined).orderBy(asc(memNotes.space), asc(memNotes.path)).limit(filter.limit ?? 500)
-  return rows.map(row => ({ ...row, linkCount: Number(row.linkCount), fileModifiedAt: row.fileModifiedAt.toISOString(), indexedAt: row.indexedAt.toISOString() }))
+  const rows = await db
+    .select({
+      path: memNotes.path,
+      space: memNotes.space,
+      type: memNotes.type,
+      title: memNotes.title,
+      tags: memNotes.tags,
+      size: memNotes.size,
+      linkCount: sql<number>`cardinality(${memNotes.links})`,
+      fileModifiedAt: memNotes.fileModifiedAt,
+      indexedAt: memNotes.indexedAt,
+    })
+    .from(memNotes)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(asc(memNotes.space), asc(memNotes.path))
+    .limit(filter.limit ?? 500)
+  return rows.map(row => ({
+    ...row,
+    linkCount: Number(row.linkCount),
+    fileModifiedAt: row.fileModifiedAt.toISOString(),
+    indexedAt: row.indexedAt.toISOString(),
+  }))
 }
 
 export async function getNote(db: Db, path: string): Promise<NoteDetail | null> {
   const [row] = await db.select().from(memNotes).where(eq(memNotes.path, path))
   if (!row) return null
-  const all = await db.select({ path: memNotes.path, title: memNotes.title, space: memNotes.space }).from(memNotes).orderBy(asc(memNotes.path))
+  const all = await db
+    .select({ path: memNotes.path, title: memNotes.title, space: memNotes.space })
+    .from(memNotes)
+    .orderBy(asc(memNotes.path))
   // A link names a file first; a title only when no file answers to it.
-  const resolve = (target: string) => all.find(note => linkTargets(target, note.path)) ?? all.find(note => linkTargets(target, note.path, note.title)) ?? null
+  const resolve = (target: string) =>
+    all.find(note => linkTargets(target, note.path)) ?? all.find(note => linkTargets(target, note.path, note.title)) ?? null
   const outgoing = row.links.map(target => ({ target, note: resolve(target) }))
   const names = linkNames(path, row.title)
   const backlinks = await db.select({ path: memNotes.path, title: memNotes.title, space: memNotes.space }).from(memNotes)

@@ -27,17 +27,23 @@ export interface PromoteResult {
 
 export const PROMOTE_AUDIT_ACTION = 'memory_note_promoted'
 
-export async function promoteToPermanent(deps: { db: Db, vaultDir: string }, request: { path: string, actor: string }): Promise<PromoteResult> {
+export async function promoteToPermanent(
+  deps: { db: Db, vaultDir: string },
+  request: { path: string, actor: string },
+): Promise<PromoteResult> {
   const { db, vaultDir } = deps
   const actor = request.actor?.trim()
   if (!actor) throw new PromoteError('no_actor', 'promotion is a human action: the person promoting must be named')
   const source = resolveVaultPath(vaultDir, request.path)
-  if (source.space !== 'inbox') throw new PromoteError('not_inbox', `${source.relative}: only inbox notes can be promoted to the permanent zone`)
+  if (source.space !== 'inbox')
+    throw new PromoteError('not_inbox', `${source.relative}: only inbox notes can be promoted to the permanent zone`)
   let isFile = false
   try {
     isFile = lstatSync(source.absolute).isFile()
   }
-  catch { /* missing */ }
+  catch {
+    /* missing */
+  }
   if (!isFile) throw new PromoteError('not_found', `${source.relative}: no such note in the inbox`)
   const text = readFileSync(source.absolute, 'utf8')
   try {
@@ -47,14 +53,16 @@ export async function promoteToPermanent(deps: { db: Db, vaultDir: string }, req
     throw new PromoteError('broken_frontmatter', `${source.relative}: ${(error as Error).message}; fix it before promoting`)
   }
   const target = resolveVaultPath(vaultDir, `permanent/${source.relative.slice('inbox/'.length)}`)
-  if (existsSync(target.absolute)) throw new PromoteError('exists', `${target.relative} already exists: the zones are never merged; rename the draft first`)
+  if (existsSync(target.absolute))
+    throw new PromoteError('exists', `${target.relative} already exists: the zones are never merged; rename the draft first`)
 
   mkdirSync(dirname(target.absolute), { recursive: true })
   try {
     linkSync(source.absolute, target.absolute) // fails if the target appeared meanwhile: no overwrite
   }
   catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new PromoteError('exists', `${target.relative} already exists: the zones are never merged`)
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new PromoteError('exists', `${target.relative} already exists: the zones are never merged`)
     throw error
   }
   unlinkSync(source.absolute)
@@ -64,8 +72,22 @@ export async function promoteToPermanent(deps: { db: Db, vaultDir: string }, req
   try {
     await db.transaction(async (tx) => {
       await tx.delete(memNotes).where(eq(memNotes.path, source.relative))
-      await upsertNoteRow(tx, readNoteRow({ path: target.relative, space: 'permanent', absolute: target.absolute, size: stats.size, modifiedAt: new Date(Math.round(stats.mtimeMs)) }))
-      await recordAudit(tx, { actor, action: PROMOTE_AUDIT_ACTION, target: target.relative, details: { from: source.relative, to: target.relative, sha256 } })
+      await upsertNoteRow(
+        tx,
+        readNoteRow({
+          path: target.relative,
+          space: 'permanent',
+          absolute: target.absolute,
+          size: stats.size,
+          modifiedAt: new Date(Math.round(stats.mtimeMs)),
+        }),
+      )
+      await recordAudit(tx, {
+        actor,
+        action: PROMOTE_AUDIT_ACTION,
+        target: target.relative,
+        details: { from: source.relative, to: target.relative, sha256 },
+      })
     })
   }
   catch (error) {
@@ -74,7 +96,9 @@ export async function promoteToPermanent(deps: { db: Db, vaultDir: string }, req
       linkSync(target.absolute, source.absolute)
       unlinkSync(target.absolute)
     }
-    catch { /* the file stays in permanent/; the next index run records it */ }
+    catch {
+      /* the file stays in permanent/; the next index run records it */
+    }
     throw error
   }
   return { from: source.relative, to: target.relative, sha256 }

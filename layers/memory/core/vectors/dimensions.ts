@@ -32,7 +32,6 @@ export async function dimensionsFor(db: Db, length: number): Promise<number> {
   return await indexDimensions(db)
 }
 
-
 /**
  * Whether the HNSW index holds half-precision vectors (migration 0029: on PostgreSQL; on
  * PGlite, whose WebAssembly build computes halfvec distances several times slower, it keeps

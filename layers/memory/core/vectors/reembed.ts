@@ -57,7 +57,12 @@ export async function reembedIndex(deps: { db: Db, embedder: Embedder, log?: (li
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2000) throw new ReembedError(`the index holds 1 to 2000 dimensions (the routing table asks for ${dimensions})`)
   const current = await indexDimensions(db)
   const models = [...await db.execute<{ model: string }>(sql`select distinct model from mem_embeddings order by model`)].map(row => row.model)
-  const report: ReembedReport = { from: { dimensions: current, models }, to: { provider: target.provider, model: target.model, dimensions }, reembedded: 0, swapped: false }
+  const report: ReembedReport = {
+    from: { dimensions: current, models },
+    to: { provider: target.provider, model: target.model, dimensions },
+    reembedded: 0,
+    swapped: false,
+  }
   if (current === dimensions && models.every(model => model === target.model)) return report
 
   const existing = await nextColumnDimensions(db)

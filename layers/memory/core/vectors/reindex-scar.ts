@@ -18,7 +18,10 @@ export interface ReindexResult {
   reason?: string
 }
 
-export async function reindexScar(deps: { db: Db, embedder: Embedder, log?: (line: string) => void }, lessonId: number): Promise<ReindexResult> {
+export async function reindexScar(
+  deps: { db: Db, embedder: Embedder, log?: (line: string) => void },
+  lessonId: number,
+): Promise<ReindexResult> {
   const { db, embedder } = deps
   const sourceId = String(lessonId)
   const [lesson] = await db.select().from(learnLessons).where(eq(learnLessons.id, lessonId))

@@ -76,9 +76,18 @@ export function toPending(document: SourceDocument): Pending {
   return { document, content, fingerprint: fingerprint(content) }
 }
 
-export async function embedAndStore(db: Db, embedder: Embedder, type: SourceType, batch: Pending[]): Promise<{ provider: string, model: string }> {
-  const result = await embedder.embed(batch.map(item => item.content), 'document')
-  if (result.vectors.length !== batch.length) throw new Error(`the embedding call answered ${result.vectors.length} vectors for ${batch.length} texts`)
+export async function embedAndStore(
+  db: Db,
+  embedder: Embedder,
+  type: SourceType,
+  batch: Pending[],
+): Promise<{ provider: string, model: string }> {
+  const result = await embedder.embed(
+    batch.map(item => item.content),
+    'document',
+  )
+  if (result.vectors.length !== batch.length)
+    throw new Error(`the embedding call answered ${result.vectors.length} vectors for ${batch.length} texts`)
   const rows: EmbeddingRow[] = batch.map((item, index) => ({
     sourceType: type,
     sourceId: item.document.sourceId,
@@ -94,6 +103,30 @@ export async function embedAndStore(db: Db, embedder: Embedder, type: SourceType
   }))
   await upsertEmbeddings(db, rows)
   return { provider: result.provider, model: result.model }
+}
+
+/**
+ * What a source's documents need: embedding when new, changed or embedded by another model
+ * than the target (counted in the source's report), removal for stored ones no longer there.
+ */
+function compareWithStored(documents: Parameters<typeof toPending>[0][], stored: Awaited<ReturnType<typeof storedFingerprints>>, target: Awaited<ReturnType<VectorSyncDeps['embedder']['target']>>, source: SourceSyncReport): { pending: Pending[], gone: string[] } {
+  const pending: Pending[] = []
+  const seen = new Set<string>()
+  for (const document of documents) {
+    if (seen.has(document.sourceId)) continue
+    seen.add(document.sourceId)
+    const item = toPending(document)
+    const previous = stored.get(document.sourceId)
+    if (previous && previous.fingerprint === item.fingerprint) {
+      if (!target || previous.model === target.model) {
+        source.unchanged++
+        continue
+      }
+      source.modelChanged++
+    }
+    pending.push(item)
+  }
+  return { pending, gone: [...stored.keys()].filter(id => !seen.has(id)) }
 }
 
 export async function syncVectors(deps: VectorSyncDeps, options: VectorSyncOptions = {}): Promise<VectorSyncReport> {
@@ -118,23 +151,7 @@ export async function syncVectors(deps: VectorSyncDeps, options: VectorSyncOptio
     }
     const stored = rebuild ? new Map() : await storedFingerprints(db, type)
     const source: SourceSyncReport = { type, documents: loaded.documents.length, embedded: 0, unchanged: 0, removed: 0, modelChanged: 0 }
-    const pending: Pending[] = []
-    const seen = new Set<string>()
-    for (const document of loaded.documents) {
-      if (seen.has(document.sourceId)) continue
-      seen.add(document.sourceId)
-      const item = toPending(document)
-      const previous = stored.get(document.sourceId)
-      if (previous && previous.fingerprint === item.fingerprint) {
-        if (!target || previous.model === target.model) {
-          source.unchanged++
-          continue
-        }
-        source.modelChanged++
-      }
-      pending.push(item)
-    }
-    const gone = [...stored.keys()].filter(id => !seen.has(id))
+    const { pending, gone } = compareWithStored(loaded.documents, stored, target, source)
     plans.push({ type, pending, gone, source })
     report.sources.push(source)
   }

@@ -37,8 +37,19 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
   const state = async () => {
     const { db } = database()
     return {
-      lessons: await db.select({ id: learnLessons.id, recallCount: learnLessons.recallCount, lastRecalledAt: learnLessons.lastRecalledAt, updatedAt: learnLessons.updatedAt }).from(learnLessons).orderBy(asc(learnLessons.id)),
-      embeddings: await db.select({ id: memEmbeddings.id, fingerprint: memEmbeddings.fingerprint, updatedAt: memEmbeddings.updatedAt }).from(memEmbeddings).orderBy(asc(memEmbeddings.id)),
+      lessons: await db
+        .select({
+          id: learnLessons.id,
+          recallCount: learnLessons.recallCount,
+          lastRecalledAt: learnLessons.lastRecalledAt,
+          updatedAt: learnLessons.updatedAt,
+        })
+        .from(learnLessons)
+        .orderBy(asc(learnLessons.id)),
+      embeddings: await db
+        .select({ id: memEmbeddings.id, fingerprint: memEmbeddings.fingerprint, updatedAt: memEmbeddings.updatedAt })
+        .from(memEmbeddings)
+        .orderBy(asc(memEmbeddings.id)),
       notes: await db.select({ path: memNotes.path, indexedAt: memNotes.indexedAt }).from(memNotes).orderBy(asc(memNotes.path)),
     }
   }
@@ -73,7 +84,9 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
       expect(evaluation.queries).toHaveLength(golden.queries.length)
       expect(evaluation.queries.some(query => query.found.some(item => item.startsWith('scar:')))).toBe(true)
       // The query embeddings go in batches of 50 (the facade throttles between requests); lex calls nothing.
-      const batches = Array.from({ length: Math.ceil(golden.queries.length / 50) }, (_, index) => Math.min(50, golden.queries.length - index * 50))
+      const batches = Array.from({ length: Math.ceil(golden.queries.length / 50) }, (_, index) =>
+        Math.min(50, golden.queries.length - index * 50),
+      )
       expect(batches.length).toBeGreaterThan(1)
       expect(embedder.batches).toEqual(mode === 'lex' ? [] : batches)
     }
@@ -172,8 +185,15 @@ describeOnBothDatabases('recall evaluation gate', (database) => {
     const strict = await gate(['--baseline-file', file, '--tol', '0.01'])
     expect(strict.code).toBe(1)
     expect(strict.output).toContain('tolerance 0.01')
-    // One kind below its frozen figure fails the gate, whatever the overall figures say; its own tolerance, when the baseline sets one, holds instead of --tol.
-    const kinds = { ...shipped.kinds!, stem: { ...shipped.kinds!.stem!, metrics: { ...shipped.kinds!.stem!.metrics, mrr_at_10: Math.min(1, shipped.kinds!.stem!.metrics.mrr_at_10! + 0.1) } } }
+    // One kind below its frozen figure fails the gate, whatever the overall figures say; its own tolerance, when the baseline sets one,
+    // holds instead of --tol.
+    const kinds = {
+      ...shipped.kinds!,
+      stem: {
+        ...shipped.kinds!.stem!,
+        metrics: { ...shipped.kinds!.stem!.metrics, mrr_at_10: Math.min(1, shipped.kinds!.stem!.metrics.mrr_at_10! + 0.1) },
+      },
+    }
     const kindFile = join(folders.root, 'kind.json')
     writeFileSync(kindFile, JSON.stringify({ ...shipped, kinds }))
     const kindGate = await gate(['--baseline-file', kindFile])

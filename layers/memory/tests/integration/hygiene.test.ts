@@ -30,14 +30,27 @@ describeOnBothDatabases('memory hygiene', (database) => {
       await db.insert(memNotes).values({ path, space: path.split('/')[0] as 'inbox', title: path, body: '', size: 1, fileModifiedAt: new Date() })
     }
   })
-  const run = (args: string[], env: Record<string, string> = {}) => runTs('automates/run.ts', ['memory-hygiene', ...args], {
-    env: { DATABASE_URL: database().url, REFLEX_DIR: folders.reflexDir, VAULT_DIR: folders.vaultDir, MEMORY_ARCHIVE_DIR: archiveDir, MEMORY_HYGIENE_REPORT_DIR: reportDir, ...env },
-  })
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runTs('automates/run.ts', ['memory-hygiene', ...args], {
+      env: {
+        DATABASE_URL: database().url,
+        REFLEX_DIR: folders.reflexDir,
+        VAULT_DIR: folders.vaultDir,
+        MEMORY_ARCHIVE_DIR: archiveDir,
+        MEMORY_HYGIENE_REPORT_DIR: reportDir,
+        ...env,
+      },
+    })
   const report = (output: string) => JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1)) as { exitCode: number, steps: Array<{ step: string, status: string, details: Record<string, unknown>, errors: string[] }> }
 
   it('--dry-run reports the dead links and what it would do, changes nothing and exits 3', async () => {
     const { db } = database()
-    const before = { memory: filesOf(folders.reflexDir), vault: filesOf(folders.vaultDir), archive: filesOf(archiveDir), tables: await everyTableDigest(db) }
+    const before = {
+      memory: filesOf(folders.reflexDir),
+      vault: filesOf(folders.vaultDir),
+      archive: filesOf(archiveDir),
+      tables: await everyTableDigest(db),
+    }
     const dry = await run(['--dry-run'])
     expect(dry.code, dry.output).toBe(3)
     const json = report(dry.output)

@@ -55,7 +55,8 @@ describeOnBothDatabases('recording lessons', (database) => {
     await Promise.all(work)
     expect(a.index).toMatchObject({ status: 'deferred' })
     expect(b.index).toBeNull()
-    const importance = async (id: number) => (await db.select({ importance: learnLessons.importance }).from(learnLessons).where(eq(learnLessons.id, id)))[0]!.importance
+    const importance = async (id: number) =>
+      (await db.select({ importance: learnLessons.importance }).from(learnLessons).where(eq(learnLessons.id, id)))[0]!.importance
     expect(await importance(a.lesson.id)).toBeNull()
     expect(await importance(b.lesson.id)).toBeNull()
     expect(logs.join('\n')).toContain(`lesson ${b.lesson.id}: importance not scored (every provider is down)`)

@@ -35,16 +35,28 @@ describeOnBothDatabases('memory metrics', (database) => {
     await db.insert(learnLessons).values([{ title: 'a', recallCount: 3 }, { title: 'b', recallCount: 4 }, { title: 'c', archivedAt: new Date(), recallCount: 1 }])
     const old = new Date(Date.now() - 91 * 86_400_000).toISOString().slice(0, 10)
     const kept = new Date(Date.now() - 89 * 86_400_000).toISOString().slice(0, 10)
-    for (const d of [old, kept]) await db.insert(memMetrics).values({ day: d, notes: 1, bytes: 1, indexLines: 1, deadLinks: 0, orphans: 0, lessons: 0, embeddings: 0, recalls: 0 })
+    for (const d of [old, kept])
+      await db
+        .insert(memMetrics)
+        .values({ day: d, notes: 1, bytes: 1, indexLines: 1, deadLinks: 0, orphans: 0, lessons: 0, embeddings: 0, recalls: 0 })
     const first = await run(['--json'])
     expect(first.code, first.output).toBe(0)
     const json = JSON.parse(first.output.split('\n').find(line => line.startsWith('{'))!) as { measures: Record<string, unknown>, pruned: number }
-    expect(json.measures).toMatchObject({ day: day(), notes: 5, indexLines: 4, deadLinks: 1, orphans: 2, lessons: 2, embeddings: 0, recalls: 8 })
+    expect(json.measures).toMatchObject({
+      day: day(),
+      notes: 5,
+      indexLines: 4,
+      deadLinks: 1,
+      orphans: 2,
+      lessons: 2,
+      embeddings: 0,
+      recalls: 8,
+    })
     expect(json.pruned).toBe(1)
     expect(await run([])).toMatchObject({ code: 0 })
     const rows = await db.select().from(memMetrics).orderBy(memMetrics.day)
     expect(rows.map(r => r.day)).toEqual([kept, day()])
-  }, 60_000)
+  }, 120_000)
 
   it('raises one alert per threshold crossed and resolves it when the measure is back under', async () => {
     const { db } = database()
@@ -63,7 +75,7 @@ describeOnBothDatabases('memory metrics', (database) => {
     const strict = await run([], { MEMORY_MAX_ORPHANS: '1' })
     expect(strict.output).toMatch(/alert: Current memory: 2 orphaned files, above 1/)
     expect((await db.select().from(opsAlerts)).filter(a => a.resolvedAt === null).map(a => a.subject)).toEqual(['orphans'])
-  }, 60_000)
+  }, 120_000)
 
   it('--dry-run measures and prints, writes nothing; a bad setting is refused', async () => {
     const { db } = database()
@@ -80,5 +92,5 @@ describeOnBothDatabases('memory metrics', (database) => {
     rmSync(join(folders.reflexDir, 'MEMORY.md'))
     const noIndex = await run(['--json'])
     expect(noIndex.code, noIndex.output).toBe(0)
-  }, 60_000)
+  }, 120_000)
 })

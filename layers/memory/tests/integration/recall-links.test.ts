@@ -75,10 +75,17 @@ describeOnBothDatabases('recall follows the vault\'s links', (database) => {
 
   it('follows links back too, within the tenant filter; a single arm and a scope without notes follow nothing', async () => {
     const { db } = database()
-    const ask = async (request: Partial<Parameters<typeof recall>[1]>) => (await recall({ db, embedder: offlineEmbedder(db) }, { query: 'contrats signés des archives Nebula', k: 5, readOnly: true, ...request })).hits
+    const ask = async (request: Partial<Parameters<typeof recall>[1]>) =>
+      (
+        await recall(
+          { db, embedder: offlineEmbedder(db) },
+          { query: 'contrats signés des archives Nebula', k: 5, readOnly: true, ...request },
+        )
+      ).hits
     const other = await ask({ tenant: 'initech' })
     expect(other[0]!.sourceId).toBe('permanent/nb-7.md')
-    // The registre links to the archives: recalled through the link back. The coffre belongs to another tenant: never through a link either.
+    // The registre links to the archives: recalled through the link back. The coffre belongs to another tenant: never through a link
+    // either.
     expect(other.find(hit => hit.sourceId === 'permanent/registre.md')?.scores.linkedFrom).toBe('permanent/nb-7.md')
     expect(other.map(hit => hit.sourceId)).not.toContain('permanent/coffre-nebula.md')
     const globex = await ask({ tenant: 'globex' })

@@ -25,7 +25,11 @@ const DAY_MS = 86_400_000
 function failingUpdates(db: Db): Db {
   return new Proxy(db, {
     get(target, property, receiver) {
-      if (property === 'update') return () => { throw new Error('permission denied for table learn_lessons') }
+      if (property === 'update') {
+        return () => {
+          throw new Error('permission denied for table learn_lessons')
+        }
+      }
       return Reflect.get(target, property, receiver) as unknown
     },
   })
@@ -175,7 +179,10 @@ describeOnBothDatabases('recall', (database) => {
     expect((await recall({ db, embedder: offlineEmbedder(db) }, query)).hits.map(hit => hit.title)).toContain(ocr.title)
     await db.update(learnLessons).set({ archivedAt: new Date() }).where(eq(learnLessons.id, ocr.id))
     for (const mode of ['hybrid', 'sem', 'lex'] as const) {
-      expect((await recall({ db, embedder: offlineEmbedder(db) }, { ...query, mode })).hits.map(hit => hit.title), mode).not.toContain(ocr.title)
+      expect(
+        (await recall({ db, embedder: offlineEmbedder(db) }, { ...query, mode })).hits.map(hit => hit.title),
+        mode,
+      ).not.toContain(ocr.title)
     }
     await db.update(learnLessons).set({ archivedAt: null }).where(eq(learnLessons.id, ocr.id))
   })
@@ -238,7 +245,10 @@ describeOnBothDatabases('recall', (database) => {
 
     it('goes lexical when the embedding API is rate-limited, and never throws', async () => {
       const { db } = database()
-      const lexical = await recallBeforeCreation({ db, embedder: rateLimited(offlineEmbedder(db)), emit: () => { throw new Error('stream closed') } }, { title: 'Rotation des clés API' })
+      const emit = () => {
+        throw new Error('stream closed')
+      }
+      const lexical = await recallBeforeCreation({ db, embedder: rateLimited(offlineEmbedder(db)), emit }, { title: 'Rotation des clés API' })
       expect(lexical).toMatchObject({ modeUsed: 'lex', error: null })
       expect(lexical.lines[0]).toMatch(/\(lex, embedding unavailable\)$/)
       const broken = new Proxy(db, { get: (target, property) => (property === 'transaction' || property === 'execute' ? () => Promise.reject(new Error('connection refused')) : Reflect.get(target, property) as unknown) })

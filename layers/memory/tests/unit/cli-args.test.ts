@@ -17,7 +17,7 @@ describe('recall flags', () => {
     [['q', '--mode', 'fuzzy'], '--mode must be lex, sem or hybrid (got "fuzzy")'],
     [['q', '--scope', 'gossip'], '--scope: unknown scope "gossip"'],
     [['q', '--json=yes'], /--json/],
-    [['q', '--verbose'], "Unknown option '--verbose'"],
+    [['q', '--verbose'], 'Unknown option \'--verbose\''],
     [['q', '--k'], /--k/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseRecallArgs(argv as string[])).toThrow(ArgsError)

@@ -116,7 +116,10 @@ describe('kinds of query', () => {
     expect(compareKinds(current, frozen, 0.2)).toEqual([{ kind: 'typo', metric: 'recall_at_k', baseline: 1, current: 0, delta: -1 }])
     // Freezing again keeps the tolerance a kind was given.
     const previous = { version: 3, mode: 'hybrid', k: 5, queries: 20, golden_sha256: 'a'.repeat(64), frozen_at: '', metrics: { recall_at_k: 1, mrr_at_10: 1, top1_accuracy: 1 }, kinds: frozen } satisfies Baseline
-    expect(freezeKinds(current, previous)).toEqual({ stem: { queries: 10, metrics: { recall_at_k: 0.8 } }, unanswerable: { queries: 10, tolerance: 0.1, metrics: { rejected: 0.8 } } })
+    expect(freezeKinds(current, previous)).toEqual({
+      stem: { queries: 10, metrics: { recall_at_k: 0.8 } },
+      unanswerable: { queries: 10, tolerance: 0.1, metrics: { rejected: 0.8 } },
+    })
   })
 })
 
@@ -139,7 +142,11 @@ describe('the relevance floor set on half the golden set, checked on the other h
   it('suggests the lowest floor that rejects the most of the calibration half without losing an expected hit there; the held-back half says how it generalises', () => {
     expect(suggestFloor(records, 0.4)).toBe(0.43)
     const result = calibrate('m', 0.4, records)
-    expect(result.suggested).toEqual({ floor: 0.43, calibration: { kept: 2, keptOf: 2, rejected: 2, rejectedOf: 2 }, heldBack: { kept: 1, keptOf: 1, rejected: 1, rejectedOf: 2 } })
+    expect(result.suggested).toEqual({
+      floor: 0.43,
+      calibration: { kept: 2, keptOf: 2, rejected: 2, rejectedOf: 2 },
+      heldBack: { kept: 1, keptOf: 1, rejected: 1, rejectedOf: 2 },
+    })
     // Nothing to gain: the current floor stays.
     expect(suggestFloor(records, 0.45)).toBe(0.45)
   })

@@ -50,7 +50,7 @@ describe('lexical query words', () => {
   })
 
   it('cannot inject a tsquery operator', () => {
-    const words = queryWords("a & b | !c:* <-> 'quoted' (group) d'accord")
+    const words = queryWords('a & b | !c:* <-> \'quoted\' (group) d\'accord')
     expect(words).toEqual(['quoted', 'group', 'accord'])
     expect(orQuery(words)).toBe('quoted | group | accord')
     expect(orQuery(queryWords('a b c'))).toBeNull()
@@ -71,8 +71,26 @@ describe('hnsw.ef_search', () => {
 
 describe('link expansion', () => {
   const hit = (sourceType: 'note' | 'scar', sourceId: string, final: number) => ({
-    rank: 0, sourceType, sourceId, title: sourceId, snippet: '', agent: null, link: null, lowConfidence: false,
-    scores: { semantic: null, semanticRank: null, lexical: null, lexicalRank: null, fuzzy: false, lexicalWords: null, rrf: final, base: final, final, rerank: null },
+    rank: 0,
+    sourceType,
+    sourceId,
+    title: sourceId,
+    snippet: '',
+    agent: null,
+    link: null,
+    lowConfidence: false,
+    scores: {
+      semantic: null,
+      semanticRank: null,
+      lexical: null,
+      lexicalRank: null,
+      fuzzy: false,
+      lexicalWords: null,
+      rrf: final,
+      base: final,
+      final,
+      rerank: null,
+    },
   })
   const neighbour = (parent: string, sourceId: string) => ({ parent, sourceId, title: sourceId, snippet: '', agent: null })
 

@@ -43,8 +43,11 @@ export async function probeImap(config: ImapConfig, deadlineMs: number): Promise
 class ImapProbeError extends Error {}
 
 function imapFailure(error: unknown, config: ImapConfig): string {
-  const { authenticationFailed, responseText, message } = error as { authenticationFailed?: boolean, responseText?: string, message?: string }
+  const { authenticationFailed, responseText, message } = error as {
+    authenticationFailed?: boolean
+    responseText?: string
+    message?: string
+  }
   if (authenticationFailed) return `login refused for ${config.user} on ${config.host}:${config.port}${responseText ? ` (${responseText})` : ''}`
   return networkFailure(error, config.host, config.port) ?? `IMAP at ${config.host}:${config.port} failed: ${responseText ?? message ?? String(error)}`
 }
-

@@ -55,7 +55,12 @@ export function networkFailure(error: unknown, host: string, port: number): stri
 }
 
 /** Times a probe and shapes its outcome; any thrown error becomes a failure in words, scrubbed. */
-export async function timed(name: ConnectionName, scrub: Redactor, probe: () => Promise<string>, explain: (error: unknown) => string): Promise<ConnectionTestResult> {
+export async function timed(
+  name: ConnectionName,
+  scrub: Redactor,
+  probe: () => Promise<string>,
+  explain: (error: unknown) => string,
+): Promise<ConnectionTestResult> {
   const started = performance.now()
   const elapsed = () => Math.round(performance.now() - started)
   try {

@@ -32,7 +32,8 @@ export async function skillCall<T>(work: () => Promise<T>): Promise<T> {
     return await work()
   }
   catch (error) {
-    if (error instanceof SkillError) throw createError({ statusCode: error.status, statusMessage: error.message, data: { code: error.code, ...error.details } })
+    if (error instanceof SkillError)
+      throw createError({ statusCode: error.status, statusMessage: error.message, data: { code: error.code, ...error.details } })
     if (error instanceof z.ZodError) throwBadInput(error)
     throw error
   }

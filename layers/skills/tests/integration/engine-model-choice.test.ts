@@ -20,7 +20,14 @@ const OPERATOR = { id: '00000000-0000-4000-8000-000000000121', email: 'op-model-
 // Between the thresholds over the built-ins (the offline run of engine-skills.test.ts says ambiguous_offline).
 const AMBIGUOUS = 'Un texte sur la réunion'
 
-interface Decision { branch: string, settings: { low: number }, kept: Array<{ name: string, mode: string }>, dropped: Array<{ name: string, reason: string }>, candidates: Array<{ name: string, score: number }>, model?: { answered: string[], rejected: string[], note: string } }
+interface Decision {
+  branch: string
+  settings: { low: number }
+  kept: Array<{ name: string, mode: string }>
+  dropped: Array<{ name: string, reason: string }>
+  candidates: Array<{ name: string, score: number }>
+  model?: { answered: string[], rejected: string[], note: string }
+}
 
 describeOnBothDatabases('the router\'s model branch in a run', (database) => {
   let model: ScriptedModel

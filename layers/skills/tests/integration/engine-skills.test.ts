@@ -39,7 +39,12 @@ describeOnBothDatabases('skills in a run', (database) => {
   it('applies the clear match, logs the decision as a run step, puts the body in the prompt, names the skill in the answer, counts the use', async () => {
     const { run: done, routing, layer } = await run('Write a recap of the meeting with decisions and next steps')
     expect(routing).toMatchObject({ kind: 'skills', status: 'ok', skills: ['write-a-recap'] })
-    const decision = routing.input as { branch: string, kept: Array<{ name: string, mode: string, score: number }>, dropped: Array<{ name: string, reason: string, score: number }>, candidates: unknown[] }
+    const decision = routing.input as {
+      branch: string
+      kept: Array<{ name: string, mode: string, score: number }>
+      dropped: Array<{ name: string, reason: string, score: number }>
+      candidates: unknown[]
+    }
     expect(decision.branch).toBe('high')
     expect(decision.kept).toEqual([expect.objectContaining({ name: 'write-a-recap', mode: 'auto', score: expect.any(Number) })])
     expect(decision.dropped.every(d => typeof d.reason === 'string')).toBe(true)

@@ -19,11 +19,17 @@ import { REQUESTS, SKILL_SET } from '../unit/router-set'
 const PERSON = { email: 'router-memory@studio.test', role: 'operator' as const }
 const OTHER = { email: 'router-other@studio.test', role: 'operator' as const }
 
-interface Decision { branch: string, kept: Array<{ name: string, mode: string }>, candidates: Array<{ name: string, lexicalRank: number | null, vectorRank: number | null, rrf: number }> }
+interface Decision {
+  branch: string
+  kept: Array<{ name: string, mode: string }>
+  candidates: Array<{ name: string, lexicalRank: number | null, vectorRank: number | null, rrf: number }>
+}
 
 describeOnBothDatabases('the skill router on the memory index', (database) => {
   const ids = new Map<string, number>()
-  const route = async (request: string, email = PERSON.email) => (await skillRouterPort(database().db, offlineEmbedder(database().db)).select({ email, request, forced: [] })).decision as unknown as Decision
+  const route = async (request: string, email = PERSON.email) =>
+    (await skillRouterPort(database().db, offlineEmbedder(database().db)).select({ email, request, forced: [] }))
+      .decision as unknown as Decision
 
   beforeAll(async () => {
     const { db } = database()

@@ -74,7 +74,9 @@ describeOnBothDatabases('SKILL.md export and import', (database, kind) => {
     ]
     for (const [text, line, message] of cases) {
       expect(() => parseSkillMd(text), text).toThrow(message)
-      const error = await importSkill(database().db, ANA, bad(text)).catch(e => e as { code: string, status: number, details: { line: number } })
+      const error = await importSkill(database().db, ANA, bad(text)).catch(
+        e => e as { code: string, status: number, details: { line: number } },
+      )
       expect(error, text).toMatchObject({ code: 'malformed_front_matter', status: 422, details: { line } })
     }
     expect((await listLibrary(database().db, ANA.email)).mine.map(s => s.name)).not.toContain('ok-name')

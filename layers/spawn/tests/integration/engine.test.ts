@@ -59,8 +59,13 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
    */
   async function orchestrator(messageId: number, codename = 'orchestrator') {
     const { db } = database()
-    const [counters] = await db.select({ spawnCount: agents.spawnCount, errorCount: agents.errorCount }).from(agents).where(eq(agents.codename, codename))
-    const trail = await db.select({ kind: agentsActivity.kind, ref: agentsActivity.ref, summary: agentsActivity.summary }).from(agentsActivity)
+    const [counters] = await db
+      .select({ spawnCount: agents.spawnCount, errorCount: agents.errorCount })
+      .from(agents)
+      .where(eq(agents.codename, codename))
+    const trail = await db
+      .select({ kind: agentsActivity.kind, ref: agentsActivity.ref, summary: agentsActivity.summary })
+      .from(agentsActivity)
       .where(sql`${agentsActivity.agent} = ${codename} and ${agentsActivity.ref} like ${`atlas#${messageId}/%`}`)
     return { ...counters!, trail }
   }
@@ -257,7 +262,7 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     expect(await actions(db, id)).toEqual(['spawn_started', 'spawn_failed'])
     expect((await spawnsOf(db, id))[0]).toMatchObject({ status: 'failed', resultSource: 'checkpoint', result: { status: 'failed', summary: 'The API kept failing.' }, wrapperExitCode: 1 })
     // Nothing to tell the client about a run that failed.
-    await expect(draftReply({ db, ai: model.facade(db), signature: "L'équipe Synedre" }, { messageId: id, actor: 'alex@studio.example' })).rejects.toMatchObject({ code: 'no_finished_run', statusCode: 409 })
+    await expect(draftReply({ db, ai: model.facade(db), signature: 'L\'équipe Synedre' }, { messageId: id, actor: 'alex@studio.example' })).rejects.toMatchObject({ code: 'no_finished_run', statusCode: 409 })
   })
 
   it('finishes the spawn even when the agents registry cannot count it, and logs why', async () => {
@@ -479,22 +484,22 @@ describeOnBothDatabases('Atlas spawn engine', (database) => {
     const { db } = database()
     const none = await classifiedMessage(db, { intent: 'question' })
     const ai = model.facade(db)
-    await expect(draftReply({ db, ai, signature: "L'équipe Synedre" }, { messageId: none, actor: 'alex@studio.example' })).rejects.toMatchObject({ code: 'no_finished_run', statusCode: 409 })
-    await expect(draftReply({ db, ai, signature: "L'équipe Synedre" }, { messageId: 99_999_999, actor: 'alex@studio.example' })).rejects.toBeInstanceOf(ReplyDraftError)
+    await expect(draftReply({ db, ai, signature: 'L\'équipe Synedre' }, { messageId: none, actor: 'alex@studio.example' })).rejects.toMatchObject({ code: 'no_finished_run', statusCode: 409 })
+    await expect(draftReply({ db, ai, signature: 'L\'équipe Synedre' }, { messageId: 99_999_999, actor: 'alex@studio.example' })).rejects.toBeInstanceOf(ReplyDraftError)
     await expect(writeReplyDraft(db, { messageId: 99_999_999, body: 'Madame,', actor: 'alex@studio.example' })).rejects.toMatchObject({ code: 'not_found', statusCode: 404 })
     const id = await classifiedMessage(db, { intent: 'question' })
     await engine.cycle()
     await engine.drain(variant('fast'))
     model.reset()
     model.answer('Madame, nous avons corrigé le formulaire de contact. La validation du téléphone se faisait deux fois. Vous pouvez le vérifier dès maintenant.')
-    const result = await draftReply({ db, ai, signature: "L'équipe Synedre" }, { messageId: id, actor: 'alex@studio.example' })
+    const result = await draftReply({ db, ai, signature: 'L\'équipe Synedre' }, { messageId: id, actor: 'alex@studio.example' })
     await ai.flush()
     expect(model.requests()[0]!.body).toMatchObject({ model: 'mistral-small-latest' })
     expect(model.system()).toMatch(/formal register/)
     expect(model.system()).toMatch(/3 to 6 sentences/)
     expect(model.prompt()).toContain('The contact form validated the phone field twice')
     expect(result).toMatchObject({ provider: 'mistral', model: 'mistral-small-latest', sentences: 3 })
-    expect(result.draft.body.endsWith("L'équipe Synedre")).toBe(true)
+    expect(result.draft.body.endsWith('L\'équipe Synedre')).toBe(true)
     const ledger = await db.select().from(aiConsumption).where(eq(aiConsumption.feature, 'atlas_reply_draft'))
     expect(ledger.at(-1)).toMatchObject({ provider: 'mistral', outcome: 'ok', actor: 'alex@studio.example' })
     const edited = await updateReplyDraft(db, { id: result.draft.id, body: 'Madame, corrigé. Merci.', actor: 'alex@studio.example' })

@@ -90,7 +90,12 @@ describeOnBothDatabases('A hostile agent in the sandbox', (database) => {
     expect((await inbox(db, id)).status).toBe('actioned')
     const [spawn] = await spawnsOf(db, id)
     const report = JSON.parse((spawn!.result as { summary: string }).summary) as {
-      home: string, key: string | null, writes: Record<string, string>, reads: Record<string, string>, connections: Record<string, string>, procEnvirons: number
+      home: string
+      key: string | null
+      writes: Record<string, string>
+      reads: Record<string, string>
+      connections: Record<string, string>
+      procEnvirons: number
     }
     const folder = join(engine.spawnRoot, `spawn-${spawn!.id}`)
 
@@ -99,7 +104,9 @@ describeOnBothDatabases('A hostile agent in the sandbox', (database) => {
     const texts = [
       JSON.stringify(spawn!.result),
       readFileSync(spawn!.logPath!, 'utf8'),
-      JSON.stringify(await db.select({ payload: atlasSpawnEvents.payload }).from(atlasSpawnEvents).where(eq(atlasSpawnEvents.spawnId, spawn!.id))),
+      JSON.stringify(
+        await db.select({ payload: atlasSpawnEvents.payload }).from(atlasSpawnEvents).where(eq(atlasSpawnEvents.spawnId, spawn!.id)),
+      ),
       ...filesUnder(folder).map(file => readFileSync(file, 'latin1')),
     ]
     expect(texts.join('\n')).toContain('HOME=')

@@ -52,7 +52,11 @@ describeOnBothDatabases('A second tenant\'s spawn, as seen from the first one\'s
     expect(work.outcomes.find(o => o.messageId === id)?.outcome).toBe('actioned')
     expect((await inbox(db, id)).status).toBe('actioned')
     const [spawn] = await spawnsOf(db, id)
-    const report = JSON.parse((spawn!.result as { summary: string }).summary) as { reads: Record<string, string>, lists: Record<string, string>, builds: Record<string, string> }
+    const report = JSON.parse((spawn!.result as { summary: string }).summary) as {
+      reads: Record<string, string>
+      lists: Record<string, string>
+      builds: Record<string, string>
+    }
 
     // Every read of a planted file fails: the file is not there (or not its to read).
     for (const target of reads) expect(report.reads[target], target).toMatch(/^(ENOENT|EACCES|EPERM)$/)

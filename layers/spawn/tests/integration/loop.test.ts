@@ -62,7 +62,13 @@ describeOnBothDatabases('closing the loop: every spawn briefed, every outcome a 
     onTiming: hooks.onTiming,
   })
   const systemPrompt = (spawnId: string) => readFileSync(spawnPaths(engine.config.tmpDir, spawnId).systemPromptFile, 'utf8')
-  const counters = async (codename: string) => (await database().db.select({ spawnCount: agents.spawnCount, errorCount: agents.errorCount }).from(agents).where(eq(agents.codename, codename)))[0]!
+  const counters = async (codename: string) =>
+    (
+      await database()
+        .db.select({ spawnCount: agents.spawnCount, errorCount: agents.errorCount })
+        .from(agents)
+        .where(eq(agents.codename, codename))
+    )[0]!
 
   it('turns an escalation into an indexed scar, briefs the similar request with it, and keeps it out of an unrelated one', async () => {
     const { db } = database()
@@ -147,7 +153,12 @@ describeOnBothDatabases('closing the loop: every spawn briefed, every outcome a 
     const promptC = systemPrompt(spawnC!.id)
     expect(promptC).toContain(MISSION)
     expect(promptC).not.toContain(scar!.title)
-    expect(await db.select().from(atlasSpawnLessons).where(and(eq(atlasSpawnLessons.spawnId, spawnC!.id), eq(atlasSpawnLessons.lessonId, scar!.id)))).toEqual([])
+    expect(
+      await db
+        .select()
+        .from(atlasSpawnLessons)
+        .where(and(eq(atlasSpawnLessons.spawnId, spawnC!.id), eq(atlasSpawnLessons.lessonId, scar!.id))),
+    ).toEqual([])
     expect((await db.select().from(learnLessons).where(eq(learnLessons.id, scar!.id)))[0]!.recallCount).toBe(1)
   })
 

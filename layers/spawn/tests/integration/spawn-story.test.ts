@@ -4,9 +4,11 @@
 // injection link table, the real rows once they exist (created here as the pipeline half
 // of issue 15 is expected to create them).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { translator } from '#tests/helpers/catalogs'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { TESTS_TMP } from '#tests/helpers/database-config'
 import { atlasSpawnLessons, atlasSpawns } from '#db/schema/atlas-spawn'
@@ -52,6 +54,12 @@ describeOnBothDatabases('The spawn story', (database) => {
     // The second spawn's file was never written: said so, not an error.
     const other = await spawnStory({ db, systemPromptFile: promptFile, records: databaseLoopRecords(db) }, second.id)
     expect(other?.briefing).toMatchObject({ text: null, unavailable: expect.stringMatching(/not there/) })
+    // Said in the reader's language through its key; a file that cannot be read (a folder) names why.
+    const say = translator('en')
+    expect(say(other!.briefing.unavailableKey!, other!.briefing.unavailableValues)).toBe(other!.briefing.unavailable)
+    const unreadable = await spawnStory({ db, systemPromptFile: () => tmpdir(), records: databaseLoopRecords(db) }, second.id)
+    expect(unreadable?.briefing).toMatchObject({ unavailable: 'the system prompt file cannot be read (EISDIR)', unavailableValues: { reason: 'EISDIR' } })
+    expect(say(unreadable!.briefing.unavailableKey!, unreadable!.briefing.unavailableValues)).toBe(unreadable!.briefing.unavailable)
     expect(other?.produced).toEqual([])
     expect(await spawnStory({ db, systemPromptFile: promptFile, records: databaseLoopRecords(db) }, '00000000-0000-4000-8000-000000000000')).toBeNull()
   })

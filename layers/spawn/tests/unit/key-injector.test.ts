@@ -31,7 +31,10 @@ async function startUpstream(answer: (received: Received, response: ServerRespon
 interface Answer { status: number, headers: IncomingHttpHeaders, body: Buffer }
 
 /** One request to the injector; `chunks` are written apart (chunked transfer encoding when no length is given). */
-function call(url: string, options: { method?: string, path?: string, headers?: Record<string, string>, chunks?: Buffer[], onFirstByte?: (chunk: Buffer) => void }): Promise<Answer> {
+function call(
+  url: string,
+  options: { method?: string, path?: string, headers?: Record<string, string>, chunks?: Buffer[], onFirstByte?: (chunk: Buffer) => void },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const target = new URL(options.path ?? '/v1/messages', url)
     const req = request(target, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
@@ -76,8 +79,8 @@ describe('the key injector', () => {
       {},
       { 'x-api-key': 'sk-ant-something-else' },
       { 'x-api-key': `${injector.placeholder}x` },
-      { 'authorization': injector.placeholder },
-      { 'authorization': 'Bearer sk-ant-something-else' },
+      { authorization: injector.placeholder },
+      { authorization: 'Bearer sk-ant-something-else' },
       // The key itself is no pass either: only what the worker handed out is.
       { 'x-api-key': KEY },
     ]

@@ -1,25 +1,27 @@
 // The routes the four levels share, built once: detail, transition, assignment and timeline
 // of a project, chantier, job or task (each route file names its entity and exports one).
 import { z } from 'zod'
-import { getItem } from '../../core/items'
+import { getItem, type ItemEntity } from '../../core/items'
 import { getProject } from '../../core/projects'
 import { entityTimeline } from '../../core/timeline'
 import { assign, transition } from '../../core/transitions'
 import type { Entity } from '../../core/vocabulary'
+import type { EntityView } from '../../core/views'
 import { notFound } from '../../core/errors'
 import { AssignInput, TransitionInput } from '../../shared/api'
 
 export const IdParams = z.object({ id: z.uuid() })
 
-async function view(entity: Entity, id: string) {
+async function view<E extends Entity>(entity: E, id: string): Promise<EntityView<E>> {
   const db = await useDb()
-  const found = entity === 'project' ? await getProject(db, id) : await getItem(db, entity, id)
+  const found = entity === 'project' ? await getProject(db, id) : await getItem(db, entity as ItemEntity, id)
   if (!found) throw notFound(entity, id)
-  return found
+  // The narrowing on `entity` does not reach E: the branch taken is the view of E.
+  return found as EntityView<E>
 }
 
-/** GET …/:id — the entity as shared/api.ts describes it. */
-export function worksitesDetailRoute(entity: Entity) {
+/** GET …/:id — the entity's view (core/views.ts). */
+export function worksitesDetailRoute<E extends Entity>(entity: E) {
   return defineEventHandler(async (event) => {
     const { id } = await worksitesParams(event, IdParams)
     return await worksitesCall(() => view(entity, id))
@@ -27,7 +29,7 @@ export function worksitesDetailRoute(entity: Entity) {
 }
 
 /** POST …/:id/transition { to, reason?, position? } — 400 unknown status, 409 illegal_transition naming the allowed ones. */
-export function worksitesTransitionRoute(entity: Entity) {
+export function worksitesTransitionRoute<E extends Entity>(entity: E) {
   return defineEventHandler(async (event) => {
     const { id } = await worksitesParams(event, IdParams)
     const body = await worksitesBody(event, TransitionInput)
@@ -40,7 +42,7 @@ export function worksitesTransitionRoute(entity: Entity) {
 }
 
 /** POST …/:id/assign { owner } — an agent of the registry or a hub user (400 unknown_owner), or null. */
-export function worksitesAssignRoute(entity: Entity) {
+export function worksitesAssignRoute<E extends Entity>(entity: E) {
   return defineEventHandler(async (event) => {
     const { id } = await worksitesParams(event, IdParams)
     const { owner } = await worksitesBody(event, AssignInput)
@@ -56,6 +58,6 @@ export function worksitesAssignRoute(entity: Entity) {
 export function worksitesTimelineRoute(entity: Entity) {
   return defineEventHandler(async (event) => {
     const { id } = await worksitesParams(event, IdParams)
-    return await worksitesCall(async () => ({ items: await entityTimeline(await useDb(), entity, id) }))
+    return await worksitesCall(async () => ({ items: await entityTimeline(await useDb(), useTimelineSources(), entity, id) }))
   })
 }

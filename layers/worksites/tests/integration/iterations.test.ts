@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { describeOnBothDatabases } from '#tests/helpers/databases'
 import { atlasSpawns } from '#db/schema/atlas-spawn'
 import { seedAgents } from '#layers/agents/core/seed'
+import { timelineSources } from '#layers/hub/core/timeline-sources'
 import { recordSpawnIteration } from '#layers/spawn/core/iteration'
 import { startEngine, type Engine } from '#layers/spawn/tests/fixtures/engine'
 import { promoteDraft } from '../../core/drafts'
@@ -60,7 +61,7 @@ describeOnBothDatabases('Worksites iterations from spawns', (database) => {
     // Written once: the engine's end, replayed, changes nothing.
     expect(await recordSpawnIteration(db, spawn!.id)).toBeNull()
     expect(await listIterations(db, tasks[0]!.id)).toHaveLength(1)
-    const timeline = await entityTimeline(db, 'task', tasks[0]!.id)
+    const timeline = await entityTimeline(db, timelineSources, 'task', tasks[0]!.id)
     expect(timeline.map(item => item.kind)).toEqual(expect.arrayContaining(['iteration', 'spawn', 'message']))
   })
 

@@ -19,7 +19,14 @@ describeOnBothDatabases('Work registries', (database) => {
     }).returning()
     return row!
   }
-  const input = (m: Awaited<ReturnType<typeof message>>) => ({ id: m.id, subject: m.subject, textBody: m.textBody, fromAddress: m.fromAddress, inReplyTo: m.inReplyTo, threadReferences: m.threadReferences })
+  const input = (m: Awaited<ReturnType<typeof message>>) => ({
+    id: m.id,
+    subject: m.subject,
+    textBody: m.textBody,
+    fromAddress: m.fromAddress,
+    inReplyTo: m.inReplyTo,
+    threadReferences: m.threadReferences,
+  })
 
   it('creates one record per message and registry, however often it is asked', async () => {
     const { db } = database()

@@ -12,6 +12,7 @@ import { workChantiers, workQuestions, workRuns } from '#db/schema/work'
 import { workTasks, workTransitions } from '#db/schema/worksites'
 import { seedAgents } from '#layers/agents/core/seed'
 import { computeCalibration, currentMonth } from '#layers/atlas/core/calibration'
+import { timelineSources } from '#layers/hub/core/timeline-sources'
 import { projectBoard } from '../../core/board'
 import { promoteDraft, rejectDraft, listDrafts } from '../../core/drafts'
 import { WorksitesError } from '../../core/errors'
@@ -82,7 +83,9 @@ describeOnBothDatabases('Worksites', (database) => {
         }
       }
     }
-    expect(made).toBe(Object.values(TRANSITIONS).reduce((n, table) => n + Object.values(table as Record<string, readonly string[]>).flat().length, 0))
+    expect(made).toBe(
+      Object.values(TRANSITIONS).reduce((n, table) => n + Object.values(table as Record<string, readonly string[]>).flat().length, 0),
+    )
   })
 
   it('refuses a transition the table does not allow, naming the allowed ones, and an unknown status', async () => {
@@ -161,7 +164,7 @@ describeOnBothDatabases('Worksites', (database) => {
     expect((await getItem(db, 'task', a.tasks[0]!.id))!.owner).toBeNull()
     await assign(db, 'task', a.tasks[0]!.id, { kind: 'agent', codename: 'orchestrator' }, ACTOR)
     expect((await getItem(db, 'task', a.tasks[0]!.id))!.owner).toMatchObject({ kind: 'agent', codename: 'orchestrator' })
-    const timeline = await entityTimeline(db, 'task', a.tasks[0]!.id)
+    const timeline = await entityTimeline(db, timelineSources, 'task', a.tasks[0]!.id)
     expect(timeline.map(item => item.kind)).toEqual(expect.arrayContaining(['assignment', 'transition']))
   })
 
@@ -202,7 +205,7 @@ describeOnBothDatabases('Worksites', (database) => {
     expect(after.rejectedJobs - before.rejectedJobs).toBe(1)
     const audit = await db.select().from(hubAudit).where(eq(hubAudit.target, `work_chantier:${drop.record.id}`))
     expect(audit.map(a => a.action)).toContain('worksites.chantier_transitioned')
-    const timeline = await entityTimeline(db, 'chantier', keep.record.id)
+    const timeline = await entityTimeline(db, timelineSources, 'chantier', keep.record.id)
     expect(timeline.map(i => i.kind)).toEqual(expect.arrayContaining(['message', 'transition']))
   })
 
@@ -220,7 +223,7 @@ describeOnBothDatabases('Worksites', (database) => {
     await actOnRecord(db, 'runs', run.record.id, { to: 'cancelled', reason: 'Pas une demande', actor: ACTOR })
     expect((await db.select().from(workRuns).where(eq(workRuns.id, run.record.id)))[0]).toMatchObject({ status: 'cancelled', statusReason: 'Pas une demande' })
     expect((await computeCalibration(db, month)).intents.find(i => i.intent === 'run')!.cancelledJobs - before.cancelledJobs).toBe(1)
-    const detail = await registryDetail(db, 'runs', run.record.id)
+    const detail = await registryDetail(db, timelineSources, 'runs', run.record.id)
     expect(detail.allowedActions).toEqual([])
     expect(detail.timeline.map(i => i.kind)).toEqual(expect.arrayContaining(['message', 'transition']))
   })

@@ -6,6 +6,11 @@ export default defineEventHandler(async (event) => {
   const user = currentUser(event)
   return await agentCall(async () => ({
     surface: body.surface,
-    choice: await setModelChoice(await useDb(), user.email, body.surface, body.provider && body.model ? { provider: body.provider, model: body.model } : null),
+    choice: await setModelChoice(
+      await useDb(),
+      user.email,
+      body.surface,
+      body.provider && body.model ? { provider: body.provider, model: body.model } : null,
+    ),
   }))
 })

@@ -13,8 +13,10 @@ export default defineEventHandler(async (event) => {
   const body = await readValidatedBody(event, Body.parse)
   const user = currentUser(event)
   try {
-    return await runDebrief({ db: await useDb(), vaultDir: useMemoryConfig().vaultDir, now: () => new Date(), model: await useDebriefModel() },
-      { project: body.projectId, force: body.force, dryRun: body.dryRun, actor: user.email })
+    return await runDebrief(
+      { db: await useDb(), vaultDir: useMemoryConfig().vaultDir, now: () => new Date(), model: await useDebriefModel() },
+      { project: body.projectId, force: body.force, dryRun: body.dryRun, actor: user.email },
+    )
   }
   catch (error) {
     throwLearningHttpError(error)

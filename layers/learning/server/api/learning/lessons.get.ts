@@ -6,5 +6,14 @@ import { LessonQuery } from '#layers/learning/shared/api'
 export default defineEventHandler(async (event) => {
   const query = await learningQuery(event, LessonQuery)
   const archived = query.archived === '1' ? 'include' : query.archived === '0' ? 'hide' : query.archived
-  return { lessons: await listLessons(await useDb(), { kind: query.kind, agent: query.agent, tenantId: query.tenant, minImportance: query.minImportance, q: query.q || undefined, archived }) }
+  return {
+    lessons: await listLessons(await useDb(), {
+      kind: query.kind,
+      agent: query.agent,
+      tenantId: query.tenant,
+      minImportance: query.minImportance,
+      q: query.q || undefined,
+      archived,
+    }),
+  }
 })

@@ -6,11 +6,22 @@ import { recall } from '#layers/memory/core/recall/engine'
 export default defineEventHandler(async (event) => {
   const query = await getValidatedQuery(event, RecallQuery.parse)
   try {
-    return await recall({
-      db: await useDb(),
-      embedder: await useMemoryEmbedder('memory_recall'),
-      log: line => console.warn(line),
-    }, { query: query.q, k: query.k, mode: query.mode, scope: query.scope, agent: query.agent, tenant: query.tenant, belowFloor: query.floor })
+    return await recall(
+      {
+        db: await useDb(),
+        embedder: await useMemoryEmbedder('memory_recall'),
+        log: line => console.warn(line),
+      },
+      {
+        query: query.q,
+        k: query.k,
+        mode: query.mode,
+        scope: query.scope,
+        agent: query.agent,
+        tenant: query.tenant,
+        belowFloor: query.floor,
+      },
+    )
   }
   catch (error) {
     throwMemoryHttpError(error)

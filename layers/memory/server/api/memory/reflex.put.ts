@@ -14,7 +14,10 @@ export default defineEventHandler(async (event) => {
   const { text, sha256 } = await readValidatedBody(event, Body.parse)
   const user = currentUser(event)
   try {
-    return await saveReflexIndex({ db: await useDb(), reflexDir: useMemoryConfig().reflexDir }, { text, actor: user.email, expectedSha256: sha256 })
+    return await saveReflexIndex(
+      { db: await useDb(), reflexDir: useMemoryConfig().reflexDir },
+      { text, actor: user.email, expectedSha256: sha256 },
+    )
   }
   catch (error) {
     throwMemoryEditError(error)

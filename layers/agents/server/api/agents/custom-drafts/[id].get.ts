@@ -11,7 +11,10 @@ export default defineEventHandler(async (event) => {
   const user = currentUser(event)
   return await agentCall(async () => {
     const draft = await ownDraft(await useDb(), user.email, id)
-    const tools = customToolRegistry().list().filter(tool => !tool.allowlistOnly && !PERSONAL_ONLY_TOOLS.includes(tool.name)).map(tool => ({ name: tool.name, class: tool.class, description: tool.description }))
+    const tools = customToolRegistry()
+      .list()
+      .filter(tool => !tool.allowlistOnly && !PERSONAL_ONLY_TOOLS.includes(tool.name))
+      .map(tool => ({ name: tool.name, class: tool.class, description: tool.description }))
     return { draft, tools }
   })
 })

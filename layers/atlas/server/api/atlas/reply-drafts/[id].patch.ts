@@ -12,7 +12,8 @@ export default defineEventHandler(async (event) => {
     return await updateReplyDraft(await useDb(), { id, body, actor: currentUser(event).email })
   }
   catch (error) {
-    if (error instanceof ReplyDraftError) throw createError({ statusCode: error.statusCode, statusMessage: error.message, data: { code: error.code } })
+    if (error instanceof ReplyDraftError)
+      throw createError({ statusCode: error.statusCode, statusMessage: error.message, data: { code: error.code } })
     throw error
   }
 })

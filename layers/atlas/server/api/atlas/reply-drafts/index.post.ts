@@ -20,7 +20,8 @@ export default defineEventHandler(async (event) => {
     return await draftReply({ db, ai: useAiFacade(), signature: readTeamSignature(process.env) }, { messageId, actor: user.email })
   }
   catch (error) {
-    if (error instanceof ReplyDraftError) throw createError({ statusCode: error.statusCode, statusMessage: error.message, data: { code: error.code } })
+    if (error instanceof ReplyDraftError)
+      throw createError({ statusCode: error.statusCode, statusMessage: error.message, data: { code: error.code } })
     throwAiHttpError(error)
   }
 })

@@ -15,7 +15,8 @@ export default defineEventHandler(async (event) => {
     return await runAutomateNow({ db: await useDb(), launch }, name, mode, user.email)
   }
   catch (error) {
-    if (error instanceof RunNowError) throw createError({ statusCode: error.status, statusMessage: error.message, data: { code: error.code } })
+    if (error instanceof RunNowError)
+      throw createError({ statusCode: error.status, statusMessage: error.message, data: { code: error.code } })
     throw error
   }
 })

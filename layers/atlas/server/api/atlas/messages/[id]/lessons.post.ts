@@ -19,7 +19,8 @@ export default defineEventHandler(async (event) => {
   }
   catch (error) {
     if (error instanceof MessageLessonError) throw createError({ statusCode: error.code === 'not_found' ? 404 : 400, statusMessage: error.message, data: { code: error.code } })
-    if (error instanceof ManualLessonError || error instanceof LessonInputError) throw createError({ statusCode: 400, statusMessage: error.message, data: { code: error.code } })
+    if (error instanceof ManualLessonError || error instanceof LessonInputError)
+      throw createError({ statusCode: 400, statusMessage: error.message, data: { code: error.code } })
     throw error
   }
 })

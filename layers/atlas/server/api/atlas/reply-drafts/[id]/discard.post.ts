@@ -9,7 +9,8 @@ export default defineEventHandler(async (event) => {
     return await discardReplyDraft(await useDb(), { id, actor: currentUser(event).email })
   }
   catch (error) {
-    if (error instanceof ReplyDraftError) throw createError({ statusCode: error.statusCode, statusMessage: error.message, data: { code: error.code } })
+    if (error instanceof ReplyDraftError)
+      throw createError({ statusCode: error.statusCode, statusMessage: error.message, data: { code: error.code } })
     throw error
   }
 })

@@ -17,6 +17,11 @@ export default defineEventHandler(async (event) => {
     throw createError({ statusCode: 429, statusMessage: `Too many connection tests: try again in ${seconds} s.`, data: { code: 'too_many_tests', retryAfterSeconds: seconds } })
   }
   const result = await testConnection(name, { env: process.env, facade: useAiFacade(), actor: user.email })
-  await recordAudit(await useDb(), { actor: user.email, action: CONNECTION_TESTED, target: name, details: { ok: result.ok, detail: result.detail, elapsedMs: result.elapsedMs } })
+  await recordAudit(await useDb(), {
+    actor: user.email,
+    action: CONNECTION_TESTED,
+    target: name,
+    details: { ok: result.ok, detail: result.detail, elapsedMs: result.elapsedMs },
+  })
   return result
 })

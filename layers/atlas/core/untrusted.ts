@@ -1,2 +1,0 @@
-// The prompt boundaries moved down to the spawn engine (which atlas builds on); atlas keeps its paths.
-export * from '#layers/spawn/core/untrusted'
