@@ -18,9 +18,9 @@ import { createWriteStream, fstatSync, mkdirSync, readFileSync, rmSync, writeFil
 import { dirname, join } from 'node:path'
 import type { IPty } from 'node-pty'
 import { agentEnv, buildAgentArgs } from '#layers/spawn/core/args'
-import { SPAWN_MARKER, stopSpawnProcesses } from '#layers/spawn/core/processes'
+import { SPAWN_MARKER } from '#layers/spawn/core/processes'
 import { confinedCommand, makeSrtRuntimeDir, srtSettings, type SandboxPolicy } from '#layers/spawn/core/sandbox'
-import { createLineSplitter, type NoiseEvent, type StreamEvent } from '#layers/spawn/core/stream'
+import { drainLateOutput, follow, reportExit, type Session, type SessionOutput } from '#layers/spawn/core/pty-session'
 import { findBinary, parseWrapperArgs, WrapperUsageError, type WrapperArgs } from '#layers/spawn/core/wrapper-args'
 
 function writeLine(stream: NodeJS.WritableStream, event: Record<string, unknown>): boolean {
@@ -28,11 +28,9 @@ function writeLine(stream: NodeJS.WritableStream, event: Record<string, unknown>
 }
 
 /** The wrapper's two outputs: stdout and the stream log, every event written to both. */
-interface Output {
+interface Output extends SessionOutput {
   stdout: NodeJS.WriteStream
   log: WriteStream
-  /** Writes the event to both; false when either asks to wait for its drain. */
-  emit: (event: Record<string, unknown>) => boolean
   /** Flushes both and hands the exit code back. */
   finish: (code: number) => Promise<number>
 }
@@ -92,68 +90,6 @@ function agentCommand(args: WrapperArgs, binary: string) {
   return { command: confinedCommand(policy, binary, argv, env, settingsFile, srtRuntime), policy }
 }
 
-/** A running agent as the wrapper follows it: what it said, and why and how it is being stopped. */
-interface Session {
-  splitter: ReturnType<typeof createLineSplitter>
-  result: StreamEvent | null
-  timedOut: boolean
-  parentGone: boolean
-  stopReason: string | null
-  lastDataAt: number
-  /** Stops the agent's group once, whoever asks first giving the reason. */
-  stop: (reason: string) => Promise<unknown>
-  /** Lets the terminal flow again after a pause for a full output. */
-  resume: () => void
-  /** Emits the terminal's events, pausing it while an output is full; the first result schedules the stop. */
-  handle: (events: Array<StreamEvent | NoiseEvent>) => void
-}
-
-function follow(child: IPty, pgid: number, args: WrapperArgs, output: Output): Session {
-  let stopping: Promise<unknown> | null = null
-  let paused = false
-  const session: Session = {
-    splitter: createLineSplitter(),
-    result: null,
-    timedOut: false,
-    parentGone: false,
-    stopReason: null,
-    lastDataAt: Date.now(),
-    stop: (reason) => {
-      session.stopReason ??= reason
-      stopping ??= stopSpawnProcesses({ pgid, rootPid: child.pid, spawnId: args.id }, args.killGraceMs)
-      return stopping
-    },
-    resume: () => {
-      if (paused) {
-        paused = false
-        child.resume()
-      }
-    },
-    handle: (events) => {
-      let flowing = true
-      for (const event of events) {
-        flowing = output.emit(event) && flowing
-        if (event.type === 'result' && !session.result) {
-          session.result = event as StreamEvent
-          // The result is the end: give the last lines a moment, then stop the lingering CLI.
-          setTimeout(() => void session.stop('result_received'), args.drainMs).unref()
-        }
-      }
-      if (!flowing && !paused) {
-        paused = true
-        child.pause()
-      }
-    },
-  }
-  output.stdout.on('drain', session.resume)
-  output.log.on('drain', session.resume)
-  child.onData((data) => {
-    session.lastDataAt = Date.now()
-    session.handle(session.splitter.push(data))
-  })
-  return session
-}
-
 /** Stops the agent when the parent goes away or the wrapper is signalled. */
 function stopWithParent(session: Session): void {
   // The parent holds our stdin open as a pipe (a socket pair for Node parents): when it
@@ -173,52 +109,6 @@ function stopWithParent(session: Session): void {
   process.once('SIGTERM', onSignal)
   process.once('SIGINT', onSignal)
   process.once('SIGHUP', onSignal)
-}
-
-/**
- * Late chunks may still be in flight: node-pty can report a fast child's exit before its last
- * output, later still on a busy machine. Wait while output keeps coming, and up to 2 s while
- * the result line has not arrived; then the last line, even without its newline.
- */
-async function drainLateOutput(session: Session): Promise<void> {
-  session.resume()
-  const exitedAt = Date.now()
-  const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
-  await sleep(50)
-  while (Date.now() - exitedAt < 2000 && (Date.now() - session.lastDataAt < 100 || !session.result)) await sleep(25)
-  session.handle(session.splitter.end())
-}
-
-/** The last event (how the agent ended and what the wrapper saw) and the exit code it gives. */
-function reportExit(
-  output: Output,
-  args: WrapperArgs,
-  started: number,
-  exit: { exitCode: number, signal?: number },
-  session: Session,
-): number {
-  const finalResult = session.result
-  const isError = finalResult ? finalResult.is_error === true : null
-  const stats = session.splitter.stats()
-  output.emit({
-    type: 'node_pty_exit',
-    spawn_id: args.id,
-    exit_code: exit.exitCode,
-    signal: exit.signal || null,
-    result_seen: finalResult !== null,
-    is_error: isError,
-    timed_out: session.timedOut,
-    parent_gone: session.parentGone,
-    stopped_because: session.stopReason,
-    events: stats.events,
-    noise_lines: stats.noiseLines,
-    dropped_long_lines: stats.droppedLongLines,
-    duration_ms: Date.now() - started,
-    max_rss_bytes: process.resourceUsage().maxRSS * 1024,
-  })
-  if (session.timedOut) return 1
-  if (finalResult) return isError ? 1 : 0
-  return exit.exitCode === 0 && !exit.signal ? 0 : 1
 }
 
 async function run(args: WrapperArgs): Promise<number> {

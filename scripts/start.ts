@@ -3,6 +3,7 @@
 // Ctrl-C stops everything: automates, the hub server, then the database.
 //   npm start -- [--port N] [--dev] [--no-supervisor] [--crontab FILE]
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { join } from 'node:path'
@@ -24,15 +25,31 @@ function log(line: string) {
   process.stdout.write(`[synedre] ${line}\n`)
 }
 
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+/**
+ * Waits for this start's own server: the port was free when checked, but another program can
+ * take it while the database opens, and its answers must not pass for ours (the health
+ * route echoes the instance id it was started with).
+ */
+async function waitForHealth(url: string, child: ChildProcess, instance: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the hub server exited with code ${child.exitCode} while starting`)
     try {
       const response = await fetch(`${url}/api/health`)
+      const answering = response.headers.get('x-hub-instance')
+      if (answering !== instance) {
+        throw new UsageError(
+          `Port ${new URL(url).port} is already in use: another program, or another hub, took it while this one was starting.`,
+          'Stop that program, or start the hub on another port (--port or PORT).',
+          1,
+        )
+      }
       if (response.ok) return
     }
-    catch { /* not listening yet */ }
+    catch (error) {
+      if (error instanceof UsageError) throw error
+      // Not listening yet.
+    }
     await new Promise(resolve => setTimeout(resolve, 250))
   }
   throw new Error(`the hub did not answer on ${url}/api/health within ${timeoutMs / 1000} s`)
@@ -107,8 +124,10 @@ runCli(async () => {
       log('no founder account yet: create one with `npm run user:create -- --email you@studio.example --role founder`, or set HUB_ADMIN_EMAIL and HUB_ADMIN_PASSWORD.')
     }
 
+    const instance = randomBytes(8).toString('hex')
     const env = {
       ...process.env,
+      HUB_INSTANCE_ID: instance,
       DATABASE_URL: database.url,
       NUXT_SESSION_PASSWORD: sessionSecret(dataDir),
       PORT: String(port),
@@ -127,7 +146,7 @@ runCli(async () => {
       server = spawn(process.execPath, [join(ROOT, '.output/server/index.mjs')], { cwd: ROOT, env, stdio: 'inherit' })
     }
     const url = `http://localhost:${port}`
-    await waitForHealth(url, server, values.dev ? 180_000 : 60_000)
+    await waitForHealth(url, server, instance, values.dev ? 180_000 : 60_000)
 
     if (!values['no-supervisor']) {
       supervisor = await startSupervisor({ db: database.db, databaseUrl: database.url, crontabFile, log })

@@ -4,6 +4,8 @@ import { hubSessionSettings } from '#db/session-settings'
 // Public probe: the server answers, a real table reads through the session's own search
 // path, and the session state is the default one (another client's SET would show here).
 export default defineEventHandler(async (event) => {
+  // Which start of the hub answers: the launcher waits for its own (scripts/start.ts).
+  if (process.env.HUB_INSTANCE_ID) setResponseHeader(event, 'x-hub-instance', process.env.HUB_INSTANCE_ID)
   try {
     const db = await useDb()
     const [row] = await db.execute<{ users: number, search_path: string, statement_timeout: string, in_transaction: boolean }>(sql`

@@ -34,23 +34,39 @@ export interface Hub extends Running {
 
 export const FOUNDER = { email: 'founder@studio.test', password: 'founder-password-123' }
 
+/**
+ * Test files start hubs side by side: a free port can be taken by another between the probe
+ * and the hub's listen. The launcher then refuses to start (it checks the answers are its own
+ * server's), and the hub starts again on another port.
+ */
 export async function startHub(options: { dataDir?: string, env?: NodeJS.ProcessEnv, args?: string[] } = {}): Promise<Hub> {
-  const port = await freePort()
   const dataDir = options.dataDir ?? tempDataDir()
-  const running = startTs('scripts/start.ts', ['--port', String(port), ...(options.args ?? [])], {
-    detached: true,
-    env: { DATA_DIR: dataDir, HOST: '127.0.0.1', HUB_ADMIN_EMAIL: FOUNDER.email, HUB_ADMIN_PASSWORD: FOUNDER.password, ...options.env },
-  })
-  await running.waitFor(/hub ready at/, 150_000)
-  return {
-    ...running,
-    url: `http://127.0.0.1:${port}`,
-    port,
-    dataDir,
-    interrupt: async () => {
-      if (running.child.exitCode === null) process.kill(-running.child.pid!, 'SIGINT')
-      return await running.exited
-    },
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const running = startTs('scripts/start.ts', ['--port', String(port), ...(options.args ?? [])], {
+      detached: true,
+      env: { DATA_DIR: dataDir, HOST: '127.0.0.1', HUB_ADMIN_EMAIL: FOUNDER.email, HUB_ADMIN_PASSWORD: FOUNDER.password, ...options.env },
+    })
+    try {
+      await running.waitFor(/hub ready at/, 150_000)
+    }
+    catch (error) {
+      if (attempt < 3 && /Port \d+ is already in use/.test(running.output())) {
+        await running.exited
+        continue
+      }
+      throw error
+    }
+    return {
+      ...running,
+      url: `http://127.0.0.1:${port}`,
+      port,
+      dataDir,
+      interrupt: async () => {
+        if (running.child.exitCode === null) process.kill(-running.child.pid!, 'SIGINT')
+        return await running.exited
+      },
+    }
   }
 }
 

@@ -2,12 +2,13 @@
 // way it can be misconfigured (each: one clear message, non-zero exit, nothing written).
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { createServer as createHttpServer } from 'node:http'
 import { spawn } from 'node:child_process'
 import { join, dirname } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PGlite } from '@electric-sql/pglite'
 import { FOUNDER, signIn, startHub, tempDataDir, freePort } from '../helpers/hub'
-import { runTs } from '../helpers/processes'
+import { runTs, startTs } from '../helpers/processes'
 import { serveOverSocket } from '#db/embedded-socket'
 
 function groupIsGone(pgid: number): boolean {
@@ -115,6 +116,26 @@ describe('npm start refuses bad configuration', () => {
       blocker.close()
     }
   })
+
+  it('a port taken while the hub starts: another server answering there is not taken for the hub', async () => {
+    const port = await freePort()
+    const dataDir = tempDataDir()
+    const launcher = startTs('scripts/start.ts', ['--port', String(port), '--no-supervisor'], { env: { HOST: '127.0.0.1', DATA_DIR: dataDir } })
+    // Past the port check, before the hub's server listens: another hub's health answer.
+    await launcher.waitFor(/embedded database in/, 120_000)
+    const other = createHttpServer((_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","database":"ok"}'))
+    await new Promise<void>(resolve => other.listen(port, '127.0.0.1', resolve))
+    try {
+      const result = await launcher.exited
+      expect(result.code).toBe(1)
+      expect(result.output).toContain(`Port ${port} is already in use: another program, or another hub, took it while this one was starting.`)
+      expect(result.output).not.toContain('hub ready')
+      expect(result.output).toContain('stopped; the database is closed.')
+    }
+    finally {
+      other.close()
+    }
+  }, 300_000)
 
   it('a wrong DATABASE_URL, without leaking its password', async () => {
     const dataDir = tempDataDir()
