@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core'
 import { FOUNDER, signIn, startHub, type Hub } from '../helpers/hub'
 import { hydrated, launchBrowser, signInPage } from '../helpers/browser'
 import { TESTS_TMP } from '../helpers/database-config'
+import { translator } from '../helpers/catalogs'
 
 let hub: Hub
 let browser: Browser
@@ -70,6 +71,34 @@ it('signs in from a form sent before the page\'s script took over, and lands on 
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.waitForURL('**/hub/health')
     expect(await page.locator('body').innerText()).not.toContain('Sign in to the hub')
+  }
+  finally {
+    await context.close()
+  }
+})
+
+it('says a refusal in the hub\'s language: a wrong password at sign-in and on the account page, in French', async () => {
+  const t = translator('fr')
+  const context = await browser.newContext({ viewport: { width: 1366, height: 800 } })
+  await context.addCookies([{ name: 'hub-lang', value: 'fr', url: hub.url }])
+  const page = await context.newPage()
+  try {
+    await page.goto(`${hub.url}/login`)
+    await page.getByLabel(t('app.common.email')).fill(FOUNDER.email)
+    await page.getByLabel(t('app.login.password')).fill('wrong-password')
+    await page.getByRole('button', { name: t('app.login.submit') }).click()
+    await expect.poll(() => page.getByTestId('login-error').textContent(), { timeout: 10_000 }).toContain(t('base.refusal.invalid_credentials'))
+
+    await page.getByLabel(t('app.login.password')).fill(FOUNDER.password)
+    await page.getByRole('button', { name: t('app.login.submit') }).click()
+    await page.waitForURL('**/hub')
+    await page.goto(`${hub.url}/hub/account`)
+    const form = page.getByTestId('password-form')
+    await form.getByLabel(t('app.account.current')).fill('not-the-current-one')
+    await form.getByLabel(t('app.account.newPassword'), { exact: true }).fill('a quiet harbour at dusk 17')
+    await form.getByLabel(t('app.account.again')).fill('a quiet harbour at dusk 17')
+    await form.getByRole('button', { name: t('app.account.submit') }).click()
+    await expect.poll(() => page.getByTestId('password-error').textContent(), { timeout: 10_000 }).toContain(t('base.refusal.wrong_current_password'))
   }
   finally {
     await context.close()

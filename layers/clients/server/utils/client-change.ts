@@ -25,5 +25,5 @@ export function clientOrThrow(change: ClientChange): ClientView {
   const message = change.code === 'domain_taken'
     ? `The domain ${change.domain} already belongs to ${change.owner}: remove it there first.`
     : `The slug ${change.slug} is taken: choose another.`
-  throw createError({ statusCode: 409, statusMessage: message, data: { code: change.code, message, ...(change.code === 'domain_taken' ? { domain: change.domain } : { slug: change.slug }) } })
+  throw createError({ statusCode: 409, statusMessage: message, data: { code: change.code, message, ...(change.code === 'domain_taken' ? { domain: change.domain, owner: change.owner } : { slug: change.slug }) } })
 }
