@@ -25,31 +25,44 @@ function log(line: string) {
   process.stdout.write(`[synedre] ${line}\n`)
 }
 
+function portTaken(port: number): UsageError {
+  return new UsageError(
+    `Port ${port} is already in use: another program, or another hub, took it while this one was starting.`,
+    'Stop that program, or start the hub on another port (--port or PORT).',
+    1,
+  )
+}
+
 /**
  * Waits for this start's own server: the port was free when checked, but another program can
- * take it while the database opens, and its answers must not pass for ours (the health
- * route echoes the instance id it was started with).
+ * take it while the database opens. Its answers must not pass for ours (the health route echoes
+ * the instance id it was started with), and our server, refused the port, ends at once.
  */
-async function waitForHealth(url: string, child: ChildProcess, instance: string, timeoutMs = 60_000): Promise<void> {
+async function waitForHealth(
+  url: string,
+  listen: { port: number, host: string },
+  child: ChildProcess,
+  instance: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the hub server exited with code ${child.exitCode} while starting`)
+    if (child.exitCode !== null) {
+      const taken = await checkPortFree(listen.port, listen.host).then(() => false, () => true)
+      throw taken ? portTaken(listen.port) : new Error(`the hub server exited with code ${child.exitCode} while starting`)
+    }
+    let answering: string | null | undefined
+    let ok = false
     try {
       const response = await fetch(`${url}/api/health`)
-      const answering = response.headers.get('x-hub-instance')
-      if (answering !== instance) {
-        throw new UsageError(
-          `Port ${new URL(url).port} is already in use: another program, or another hub, took it while this one was starting.`,
-          'Stop that program, or start the hub on another port (--port or PORT).',
-          1,
-        )
-      }
-      if (response.ok) return
+      answering = response.headers.get('x-hub-instance')
+      ok = response.ok
     }
-    catch (error) {
-      if (error instanceof UsageError) throw error
+    catch {
       // Not listening yet.
     }
+    if (answering !== undefined && answering !== instance) throw portTaken(listen.port)
+    if (ok) return
     await new Promise(resolve => setTimeout(resolve, 250))
   }
   throw new Error(`the hub did not answer on ${url}/api/health within ${timeoutMs / 1000} s`)
@@ -146,7 +159,7 @@ runCli(async () => {
       server = spawn(process.execPath, [join(ROOT, '.output/server/index.mjs')], { cwd: ROOT, env, stdio: 'inherit' })
     }
     const url = `http://localhost:${port}`
-    await waitForHealth(url, server, instance, values.dev ? 180_000 : 60_000)
+    await waitForHealth(url, { port, host }, server, instance, values.dev ? 180_000 : 60_000)
 
     if (!values['no-supervisor']) {
       supervisor = await startSupervisor({ db: database.db, databaseUrl: database.url, crontabFile, log })
