@@ -41,6 +41,8 @@ export const FOUNDER = { email: 'founder@studio.test', password: 'founder-passwo
  */
 export async function startHub(options: { dataDir?: string, env?: NodeJS.ProcessEnv, args?: string[] } = {}): Promise<Hub> {
   const dataDir = options.dataDir ?? tempDataDir()
+  // What the refused starts printed (the founder's creation, say) stays in the hub's output.
+  let earlier = ''
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
     const running = startTs('scripts/start.ts', ['--port', String(port), ...(options.args ?? [])], {
@@ -52,13 +54,14 @@ export async function startHub(options: { dataDir?: string, env?: NodeJS.Process
     }
     catch (error) {
       if (attempt < 3 && /Port \d+ is already in use/.test(running.output())) {
-        await running.exited
+        earlier += (await running.exited).output
         continue
       }
       throw error
     }
     return {
       ...running,
+      output: () => earlier + running.output(),
       url: `http://127.0.0.1:${port}`,
       port,
       dataDir,
