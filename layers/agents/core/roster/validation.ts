@@ -2,41 +2,30 @@
 // guardian, on ring 3.
 import type { RosterAgent } from './types'
 
+/** An agent's words in one language, in the order of the other families' fields. */
+type Narrative = [
+  role: string,
+  heritage: string,
+  perception: string,
+  reasoning: string,
+  decision: string,
+  vigilance: string,
+  personality: string,
+  quote: string,
+  inspiration: string,
+  proof: string,
+  mission: string,
+  perimeter: string,
+  checks: string[],
+]
+
 interface Short {
   codename: string
   nickname: string
   ring: 2 | 3
   domains: string[]
-  fr: [
-    role: string,
-    heritage: string,
-    perception: string,
-    reasoning: string,
-    decision: string,
-    vigilance: string,
-    personality: string,
-    quote: string,
-    inspiration: string,
-    proof: string,
-    mission: string,
-    perimeter: string,
-    checks: string[],
-  ]
-  en: [
-    role: string,
-    heritage: string,
-    perception: string,
-    reasoning: string,
-    decision: string,
-    vigilance: string,
-    personality: string,
-    quote: string,
-    inspiration: string,
-    proof: string,
-    mission: string,
-    perimeter: string,
-    checks: string[],
-  ]
+  fr: Narrative
+  en: Narrative
 }
 
 /** Compact authoring form (the same fields as the other families, positional). */
