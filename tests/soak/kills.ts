@@ -12,6 +12,8 @@ export const ORPHAN_GRACE_MS = 10_000
  * The victim: drawn uniformly among those running, except that what no kill took yet — a
  * kind (a process, the database, the hub) or a group with children (a worker mid-spawn, say)
  * — is taken when the kills left would not otherwise cover it, so a run long enough covers all.
+ * Then, when none running has it now (no worker mid-spawn at this instant), there is no victim:
+ * the caller draws again shortly rather than spend one of its last kills on something else.
  */
 export function pickVictim(
   victims: Victim[],
@@ -27,9 +29,9 @@ export function pickVictim(
     .filter(kind => !killed.some(kill => kill.kind === kind))
     .map(kind => (victim: Victim) => victim.kind === kind)
   if (!killed.some(kill => kill.members.length > 1)) uncovered.push(hasChildren)
-  const pool = uncovered.length >= killsLeft ? alive.filter(victim => uncovered.some(wanted => wanted(victim))) : []
-  const from = pool.length > 0 ? pool : alive
-  return from[Math.floor(draw * from.length)]!
+  if (uncovered.length < killsLeft) return alive[Math.floor(draw * alive.length)]!
+  const pool = alive.filter(victim => uncovered.some(wanted => wanted(victim)))
+  return pool.length > 0 ? pool[Math.floor(draw * pool.length)]! : null
 }
 
 /** Kills the victim's group now; the record's survivors are filled in by the watch it returns. */

@@ -171,12 +171,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       })
     }
     const meanPause = (options.killEverySec[0] + options.killEverySec[1]) / 2
+    // No victim drawn (what the last kills must cover is not running now): drawn again soon.
+    let drawAgainSoon = false
     while (Date.now() < endAt) {
       const pause = (options.killEverySec[0] + random() * (options.killEverySec[1] - options.killEverySec[0])) * 1000
-      await sleep(Math.min(pause, Math.max(0, endAt - Date.now())))
+      await sleep(Math.min(drawAgainSoon ? 500 : pause, Math.max(0, endAt - Date.now())))
       if (Date.now() >= endAt) break
       const killsLeft = Math.floor((endAt - Date.now()) / 1000 / meanPause) + 1
       const victim = pickVictim(victims, random, kills, killsLeft)
+      drawAgainSoon = victim === null
       const killed = victim && killVictim(victim, Math.round((Date.now() - started) / 1000))
       if (!killed) continue
       kills.push(killed.record)

@@ -79,6 +79,12 @@ describe('the victim of a kill', () => {
     const kinds = [killed('process', false), killed('database', false), killed('hub', false)]
     for (let i = 0; i < 20; i++) expect(pickVictim(victims, random, kinds, 1, victim => victim.name === 'worker-1')!.name).toBe('worker-1')
   })
+
+  it('is none while what the last kills must cover is not running, so the soak draws again soon', () => {
+    const kinds = [killed('process', false), killed('database', false), killed('hub', false)]
+    expect(pickVictim(victims, seededRandom(5), kinds, 1, none)).toBeNull()
+    expect(pickVictim(victims, seededRandom(5), kinds, 5, none)).not.toBeNull()
+  })
 })
 
 describe('a process group killed', () => {
